@@ -1,0 +1,55 @@
+// Our binary CSR format (".csr"), used to store graphs and as the load cache.
+//
+// Layout (little-endian), version 1:
+//   offset  0  char[8]   magic "IRGLCSR\0"
+//   offset  8  uint32    format version (1)
+//   offset 12  uint32    flags: bit 0 weighted, bit 1 has transpose,
+//                        bit 2 symmetric, bit 3 sorted
+//   offset 16  uint32    weight type (0 none, 1 int32, 2 float32)
+//   offset 20  uint32    reserved (0)
+//   offset 24  uint64    number of vertices n
+//   offset 32  uint64    number of edges m
+//   offset 40  uint64    checksum of everything after the 64-byte header
+//   offset 48  uint64    header checksum (of bytes 0..47)
+//   offset 56  uint64    reserved (0)
+//   offset 64  uint64[n+1] out offsets, uint32[m] targets, [uint32[m] weights],
+//              then, with a transpose, uint64[n+1] in offsets, uint32[m]
+//              sources, [uint32[m] weights]; each array starts 8-byte aligned.
+// Readers check the magic, version, sizes against the file length, both
+// checksums and the CSR invariants, and report problems as "file: byte N: ...".
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "irgl/graph/csr_graph.h"
+#include "irgl/graph/edge_list.h"
+
+namespace irgl {
+
+inline constexpr char kIrglBinaryMagic[8] = {'I', 'R', 'G', 'L', 'C', 'S', 'R', '\0'};
+inline constexpr uint32_t kIrglBinaryVersion = 1;
+
+// Writes `graph` to `path` through a temporary file renamed into place, so a
+// failed or interrupted write never leaves a partial file at `path`.
+void write_irgl_binary(const std::string& path, const CsrGraph& graph);
+
+// Reads and validates a binary CSR file; throws InputError on any problem.
+CsrGraph read_irgl_binary(const std::string& path);
+
+// The cache file for `source` loaded with `options` in `cache_dir`: its name
+// encodes the source (for files: absolute path, size and modification time;
+// for generator specs: the spec) and the build options. Creates `cache_dir`
+// if needed.
+std::string cache_path_for(const std::string& source, const BuildOptions& options,
+                           const std::string& cache_dir);
+
+// The cached graph, or nothing when the file is absent; a damaged cache file
+// is reported as a warning on stderr, removed, and treated as absent.
+std::optional<CsrGraph> read_cached_graph(const std::string& cache_path);
+
+// Stores a graph in the cache; failures (full disk, no permission) are
+// warnings on stderr, never errors.
+void write_cached_graph(const std::string& cache_path, const CsrGraph& graph);
+
+}  // namespace irgl

@@ -1,0 +1,137 @@
+#include "irgl/graph/load.h"
+
+#include <sys/stat.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+#include "formats.h"
+#include "irgl/graph/binary_format.h"
+#include "irgl/graph/generators.h"
+#include "irgl/support/error.h"
+
+namespace irgl {
+
+const char* to_string(GraphFormat format) {
+  switch (format) {
+    case GraphFormat::automatic: return "auto";
+    case GraphFormat::matrix_market: return "mtx";
+    case GraphFormat::edge_list: return "edgelist";
+    case GraphFormat::dimacs: return "dimacs";
+    case GraphFormat::galois_binary: return "galois";
+    case GraphFormat::irgl_binary: return "csr";
+  }
+  return "?";
+}
+
+GraphFormat parse_graph_format(const std::string& name, const std::string& option) {
+  for (GraphFormat format : {GraphFormat::automatic, GraphFormat::matrix_market,
+                             GraphFormat::edge_list, GraphFormat::dimacs,
+                             GraphFormat::galois_binary, GraphFormat::irgl_binary})
+    if (name == to_string(format)) return format;
+  throw InputError::in(option, "unknown graph format '" + name +
+                                   "' (expected mtx, edgelist, dimacs, galois, csr or auto)");
+}
+
+bool is_generator_spec(const std::string& source) {
+  for (const char* prefix : {"rmat:", "grid:", "uniform:"})
+    if (source.rfind(prefix, 0) == 0) return true;
+  return false;
+}
+
+namespace {
+
+bool ends_with(const std::string& text, const std::string& suffix) {
+  return text.size() >= suffix.size() &&
+         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// The name without a trailing compression suffix.
+std::string strip_compression_suffix(const std::string& path) {
+  for (const char* suffix : {".gz", ".xz"})
+    if (ends_with(path, suffix)) return path.substr(0, path.size() - 3);
+  return path;
+}
+
+}  // namespace
+
+GraphFormat detect_format(const std::string& path) {
+  const std::string head = peek_decompressed(path, 16);
+  if (head.rfind(std::string(kIrglBinaryMagic, sizeof kIrglBinaryMagic), 0) == 0)
+    return GraphFormat::irgl_binary;
+  const std::string name = strip_compression_suffix(path);
+  if (ends_with(name, ".mtx") || head.rfind("%%MatrixMarket", 0) == 0)
+    return GraphFormat::matrix_market;
+  if (ends_with(name, ".gr")) {
+    // Galois binary files begin with the 64-bit little-endian version word.
+    if (head.size() >= 8 && (head[0] == 1 || head[0] == 2) &&
+        head.compare(1, 7, std::string(7, '\0')) == 0)
+      return GraphFormat::galois_binary;
+    return GraphFormat::dimacs;
+  }
+  if (ends_with(name, ".csr")) return GraphFormat::irgl_binary;
+  return GraphFormat::edge_list;
+}
+
+namespace {
+
+CsrGraph parse_file(const std::string& path, GraphFormat format, const LoadOptions& options) {
+  EdgeList edges;
+  switch (format) {
+    case GraphFormat::irgl_binary:
+      return rebuild(read_irgl_binary(path), options.build);
+    case GraphFormat::galois_binary:
+      edges = read_galois_binary(path);
+      break;
+    case GraphFormat::matrix_market:
+      edges = parse_matrix_market(read_text_input(path, options.show_progress));
+      break;
+    case GraphFormat::dimacs:
+      edges = parse_dimacs(read_text_input(path, options.show_progress));
+      break;
+    case GraphFormat::edge_list:
+      edges = parse_edge_list(read_text_input(path, options.show_progress));
+      break;
+    case GraphFormat::automatic:
+      break;
+  }
+  return build_csr(std::move(edges), options.build);
+}
+
+CsrGraph load_uncached(const std::string& source, GraphFormat format,
+                       const LoadOptions& options) {
+  if (is_generator_spec(source)) {
+    EdgeList edges = generate_from_spec(source, options.show_progress);
+    return build_csr(std::move(edges), options.build);
+  }
+  return parse_file(source, format, options);
+}
+
+}  // namespace
+
+CsrGraph load_graph(const std::string& source, const LoadOptions& options) {
+  GraphFormat format = options.format;
+  if (!is_generator_spec(source)) {
+    struct stat info;
+    if (stat(source.c_str(), &info) != 0)
+      throw InputError::in(source, "cannot open: no such file");
+    if (S_ISDIR(info.st_mode)) throw InputError::in(source, "is a directory, not a graph file");
+    if (format == GraphFormat::automatic) format = detect_format(source);
+  }
+  const bool cacheable = !options.cache_dir.empty() && format != GraphFormat::irgl_binary;
+  const std::string cached =
+      cacheable ? cache_path_for(source, options.build, options.cache_dir) : std::string();
+  if (!cached.empty()) {
+    if (auto graph = read_cached_graph(cached)) {
+      graph->name = source;
+      return std::move(*graph);
+    }
+  }
+  CsrGraph graph = load_uncached(source, format, options);
+  graph.name = source;
+  if (!cached.empty()) write_cached_graph(cached, graph);
+  return graph;
+}
+
+}  // namespace irgl
