@@ -24,6 +24,11 @@ add_library(irgl_build_flags INTERFACE)
 target_compile_options(irgl_build_flags INTERFACE
   $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wno-unused-parameter>
   $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall --expt-relaxed-constexpr>)
-if(IRGL_PORTABLE_BINARIES)
-  target_link_options(irgl_build_flags INTERFACE -static-libstdc++ -static-libgcc)
-endif()
+
+# irgl_make_portable(target): for executables that must run on other machines
+# (the GPU machine has no Boost and may have another libstdc++).
+function(irgl_make_portable target)
+  if(IRGL_PORTABLE_BINARIES)
+    target_link_options(${target} PRIVATE -static-libstdc++ -static-libgcc)
+  endif()
+endfunction()

@@ -28,7 +28,7 @@ InputError InputError::at_byte(std::string_view file, uint64_t offset,
   return in(where, problem);
 }
 
-int run_tool_main(std::string_view tool, int (*body)(int, char**), int argc,
+int run_tool_main(std::string_view tool, const std::function<int(int, char**)>& body, int argc,
                   char** argv) {
   try {
     return body(argc, argv);

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -33,7 +34,7 @@ class InputError : public std::runtime_error {
 // Runs `body`, turning an InputError or std::bad_alloc into a one-line message
 // on stderr prefixed by `tool`, and returns the process exit status
 // (0 when body returns 0, 1 on an input error, 2 on any other exception).
-int run_tool_main(std::string_view tool, int (*body)(int, char**), int argc,
+int run_tool_main(std::string_view tool, const std::function<int(int, char**)>& body, int argc,
                   char** argv);
 
 }  // namespace irgl

@@ -1,0 +1,31 @@
+//===- Backend.h - IR to C++ / CUDA ----------------------------*- C++ -*-===//
+#pragma once
+
+#include <string>
+
+#include "irglc/IR/IR.h"
+
+namespace irglc {
+
+enum class Target { cuda, cpu };
+enum class EmitKind { program, library };
+
+struct BackendOptions {
+  Target target = Target::cuda;
+  EmitKind emit = EmitKind::program;
+  unsigned block_threads = 256;  // threads per block of every kernel
+  std::string header_name;       // library mode: the header the source includes
+  std::string command_line;      // how irglc was invoked, for the banner
+};
+
+struct GeneratedCode {
+  std::string source;  // .cu or .cpp
+  std::string header;  // library mode only
+};
+
+// A sequential C++ program: the reference the GPU code is checked against.
+GeneratedCode generate_cpu(const Module& module, const BackendOptions& options);
+// One .cu file (and in library mode a header declaring the entry point).
+GeneratedCode generate_cuda(const Module& module, const BackendOptions& options);
+
+}  // namespace irglc

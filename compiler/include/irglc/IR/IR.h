@@ -1,0 +1,301 @@
+//===- IR.h - irglc's intermediate representation --------------*- C++ -*-===//
+//
+// The IR keeps the parallel structure of a program explicit and its leaf
+// statements as C++ text: the front end (Clang) recognises kernels, vertex
+// loops, edge loops, the values an edge loop needs from its vertex loop
+// (closure), accumulations into vertex-loop variables, reductions, worklist
+// operations and the driver's host loops, and copies everything else as code
+// fragments. Passes rewrite the structure (e.g. choose and apply a schedule
+// to an edge loop) without re-parsing C++; backends print it.
+//
+// The IR has no dependency on Clang.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace irglc {
+
+struct SourceLoc {
+  std::string file;  // as given on the command line
+  unsigned line = 0;
+  unsigned column = 0;
+
+  bool valid() const { return line != 0; }
+  // "file:line"
+  std::string str() const;
+};
+
+// A piece of C++ copied from the program. Most of it is text; a `continue`
+// that leaves a parallel loop is kept as a hole because backends implement
+// those loops differently (a real loop on the CPU, a lambda in a schedule
+// template on the GPU, where it becomes `return`).
+struct CodeSegment {
+  enum class Kind { text, next_vertex, next_edge };
+  Kind kind = Kind::text;
+  std::string text;  // for Kind::text
+};
+
+struct CodeFragment {
+  std::vector<CodeSegment> segments;
+  SourceLoc loc;
+  // Column of the fragment's first character in the source, used to re-indent
+  // continuation lines.
+  unsigned indent_column = 0;
+
+  static CodeFragment text(std::string code, SourceLoc loc = {});
+  bool empty() const { return segments.empty(); }
+};
+
+// A C++ variable: name and type as spelled for the generated code.
+struct Variable {
+  std::string name;
+  std::string type;
+};
+
+//===----------------------------------------------------------------------===//
+// Schedules
+//===----------------------------------------------------------------------===//
+
+enum class ScheduleKind {
+  thread,      // a vertex per thread, its edges sequentially
+  warp,        // a vertex per warp
+  block,       // a vertex per thread block
+  group,       // a vertex per cooperative group of group_size threads
+  twc,         // thread/warp/CTA binning by degree (Merrill et al.)
+  lb,          // all edges spread evenly over the grid (Gunrock's LB)
+  merge_path,  // equal shares of vertices + edges (Merrill & Garland)
+  alb,         // adaptive: huge vertices edge-balanced, the rest TWC
+};
+
+enum class AlbDistribution { cyclic, blocked };
+
+struct Schedule {
+  ScheduleKind kind = ScheduleKind::thread;
+  unsigned group_size = 0;                  // for group
+  std::optional<uint64_t> alb_threshold;    // for alb; default: threads launched
+  AlbDistribution alb_distribution = AlbDistribution::cyclic;
+
+  // "thread", "group:64", "alb", ...
+  std::string name() const;
+};
+
+// Parses "thread", "warp", "block", "group:N", "twc", "lb", "merge-path",
+// "alb". Returns an error message (empty on success).
+std::string parse_schedule_name(const std::string& text, Schedule& schedule);
+// The names parse_schedule_name accepts, for messages and --help.
+std::string schedule_names();
+// Whether this version of irglc can generate code for the schedule.
+bool schedule_implemented(ScheduleKind kind);
+
+//===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
+
+enum class EdgeDirection { out, in };
+
+enum class AccumulatorOp { sum, min, max, bit_or, bit_and };
+const char* to_string(AccumulatorOp op);
+
+// A vertex-loop variable that an edge loop combines values into
+// (`sum += ...`, `best = min(best, ...)`); schedules that split a vertex's
+// edges over several threads reduce the partial values before `post` runs.
+struct Accumulator {
+  Variable var;
+  AccumulatorOp op = AccumulatorOp::sum;
+  SourceLoc loc;
+};
+
+// `for (Edge e : g.out_edges(v)) body` directly inside a vertex loop.
+struct EdgeLoop {
+  SourceLoc loc;
+  std::string header;       // the loop header as written, for comments
+  std::string edge_var;     // e
+  std::string graph;        // g
+  std::string vertex;       // v (the enclosing vertex loop's variable)
+  EdgeDirection direction = EdgeDirection::out;
+  // Vertex-loop locals the body reads (their values must reach whichever
+  // thread runs the body).
+  std::vector<Variable> closure;
+  std::vector<Accumulator> accumulators;
+  std::vector<CodeFragment> body;
+  // Reductions and worklists the body uses (they need flushing in every
+  // kernel that runs the body).
+  std::vector<std::string> reductions_used;
+  std::vector<std::string> worklists_pushed;
+
+  std::optional<Schedule> annotation;  // from `#pragma irgl schedule(...)`
+  SourceLoc annotation_loc;
+  Schedule schedule;                   // decided by the schedule pass
+};
+
+// One step of the part of a vertex loop that runs before its edge loop:
+// either code, or a guard `if (cond)` that the rest of the body (edge loop
+// and post included) sits under. A vertex whose guard fails does nothing more.
+struct PreStep {
+  enum class Kind { code, guard };
+  Kind kind = Kind::code;
+  CodeFragment code;  // for code: the statements; for guard: the condition
+};
+
+enum class VertexDomain { all_nodes, worklist };
+
+// `for (Node n : g.nodes())` or `for (Node n : worklist)`.
+struct VertexLoop {
+  SourceLoc loc;
+  std::string header;
+  VertexDomain domain = VertexDomain::all_nodes;
+  std::string graph;      // for all_nodes
+  std::string worklist;   // for worklist
+  std::string vertex_var;
+  std::vector<PreStep> pre;
+  std::optional<EdgeLoop> edge_loop;
+  std::vector<CodeFragment> post;  // after the edge loop, under the guards
+};
+
+enum class ParamKind { graph, worklist, scalar };
+
+struct KernelParam {
+  ParamKind kind = ParamKind::scalar;
+  Variable var;
+};
+
+struct Kernel {
+  std::string name;
+  SourceLoc loc;
+  std::vector<KernelParam> params;
+  // Statements before the vertex loop, run by every thread.
+  std::vector<CodeFragment> prologue;
+  VertexLoop loop;
+  // File-scope NodeData and reductions the kernel uses, in first-use order.
+  std::vector<std::string> fields_used;
+  std::vector<std::string> reductions_used;
+  std::vector<std::string> worklists_pushed;
+  // Set for kernels made from a driver's for_all_nodes(g, [&](Node n) {...}):
+  // the lambda's captured driver variables became scalar params.
+  bool from_for_all_nodes = false;
+};
+
+//===----------------------------------------------------------------------===//
+// Program-level declarations
+//===----------------------------------------------------------------------===//
+
+// `NodeData<T> name;` at file scope.
+struct Field {
+  std::string name;
+  std::string element_type;
+  SourceLoc loc;
+};
+
+enum class ReductionOp { sum, min, max };
+const char* to_string(ReductionOp op);
+
+// `Sum<T> name;` (or Min/Max) at file scope.
+struct Reduction {
+  std::string name;
+  std::string value_type;
+  ReductionOp op = ReductionOp::sum;
+  SourceLoc loc;
+};
+
+// Declarations copied as they are (helper functions, structs, constants);
+// functions are marked for the device by the backends.
+struct UserDecl {
+  CodeFragment code;
+  bool is_function = false;
+};
+
+//===----------------------------------------------------------------------===//
+// The host driver
+//===----------------------------------------------------------------------===//
+
+struct HostStmt;
+using HostBlock = std::vector<HostStmt>;
+
+// A statement of the driver. Loops and ifs that contain kernel launches are
+// kept structured (so later passes can outline them); anything else is code.
+struct HostStmt {
+  enum class Kind {
+    code,            // opaque host code
+    launch,          // kernel(args...);
+    for_all_nodes,   // a for_all_nodes lambda, now the kernel `kernel`
+    output,          // output(name);
+    pipe_loop,       // while (!pipe.empty()) { ... }
+    loop,            // another while / do-while / for holding launches
+    if_else,         // if holding launches
+  };
+  enum class LoopForm { while_loop, do_while, for_loop };
+
+  Kind kind = Kind::code;
+  SourceLoc loc;
+  CodeFragment code;                 // code: the statement
+  std::string kernel;                // launch / for_all_nodes
+  std::vector<std::string> args;     // launch / for_all_nodes (argument text)
+  std::string name;                  // output: the field or reduction; pipe_loop: the pipe
+  LoopForm form = LoopForm::while_loop;
+  std::string init, condition, increment;  // loop/if pieces as text
+  HostBlock body;                    // loops, if (then)
+  HostBlock else_body;               // if
+};
+
+struct ProgramParam {
+  Variable var;
+  // How the value is parsed: u32, i32, u64, i64, f32, f64 or boolean.
+  std::string value_kind;
+  std::optional<std::string> default_value;  // as written
+  bool is_node = false;                      // a vertex id (range-checked)
+  SourceLoc loc;
+  // "--max-iterations" for max_iterations
+  std::string option_name() const;
+};
+
+struct Driver {
+  std::string name;
+  SourceLoc loc;
+  std::string graph_param;
+  std::vector<ProgramParam> params;
+  HostBlock body;
+  bool uses_pipe = false;  // declares a Pipe (its worklists take GPU memory)
+};
+
+// What the graph must provide, inferred from the kernels.
+struct GraphNeeds {
+  bool in_edges = false;
+  enum class Weights { none, int32, float32 } weights = Weights::none;
+};
+
+struct Module {
+  std::string source_file;  // the .irgl path as given
+  std::string program_name;  // the driver's name
+  std::vector<std::string> includes;  // user #include lines (not irgl.h)
+  std::vector<std::string> macros;    // user #define lines
+  std::vector<Field> fields;
+  std::vector<Reduction> reductions;
+  std::vector<UserDecl> decls;
+  std::vector<Kernel> kernels;
+  Driver driver;
+  GraphNeeds graph_needs;
+
+  const Field* find_field(const std::string& name) const;
+  const Reduction* find_reduction(const std::string& name) const;
+  const Kernel* find_kernel(const std::string& name) const;
+};
+
+//===----------------------------------------------------------------------===//
+// Printing helpers shared by the backends
+//===----------------------------------------------------------------------===//
+
+// Renders a fragment, turning holes into `next_vertex` / `next_edge` text and
+// re-indenting continuation lines to `indent`.
+std::string render(const CodeFragment& fragment, const std::string& indent,
+                   const std::string& next_vertex, const std::string& next_edge);
+
+// A readable dump of the IR (for --emit=ir and tests).
+std::string dump(const Module& module);
+
+}  // namespace irglc

@@ -1,0 +1,63 @@
+//===- Passes.h - Transformations of the IR --------------------*- C++ -*-===//
+//
+// Passes run between the front end and a backend, each on the whole Module.
+// A pass that finds a problem reports it as "file:line:col: error: ..."
+// (with the source line and a caret when the file is readable) and makes
+// the pipeline fail.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "irglc/IR/IR.h"
+
+namespace irglc {
+
+// What the command line asks of the passes.
+struct PassOptions {
+  std::optional<Schedule> schedule;  // --schedule (default: the default schedule)
+  std::optional<uint64_t> alb_threshold;
+  std::optional<AlbDistribution> alb_distribution;
+};
+
+// Reports IR-level problems in Clang's style.
+class DiagnosticPrinter {
+ public:
+  void error(const SourceLoc& loc, const std::string& message);
+  // An error that belongs to the command line, not to a source position.
+  void error(const std::string& message);
+  bool has_errors() const { return errors_ > 0; }
+
+ private:
+  unsigned errors_ = 0;
+};
+
+class Pass {
+ public:
+  virtual ~Pass() = default;
+  virtual const char* name() const = 0;
+  virtual void run(Module& module, const PassOptions& options, DiagnosticPrinter& diagnostics) = 0;
+};
+
+// Decides the schedule of every edge loop: a `#pragma irgl schedule` on the
+// loop, else --schedule, else the default; applies the ALB options.
+std::unique_ptr<Pass> create_schedule_selection_pass();
+
+class PassManager {
+ public:
+  void add(std::unique_ptr<Pass> pass) { passes_.push_back(std::move(pass)); }
+  // Runs the passes in order, stopping after the first that reports errors.
+  bool run(Module& module, const PassOptions& options, DiagnosticPrinter& diagnostics);
+
+  // The standard pipeline.
+  static PassManager standard();
+
+ private:
+  std::vector<std::unique_ptr<Pass>> passes_;
+};
+
+}  // namespace irglc

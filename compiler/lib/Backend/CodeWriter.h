@@ -1,0 +1,63 @@
+//===- CodeWriter.h - Indented code, and what both backends share -*- C++ -*-===//
+#pragma once
+
+#include <sstream>
+#include <string>
+
+#include "irglc/Backend/Backend.h"
+#include "irglc/IR/IR.h"
+
+namespace irglc {
+
+// Accumulates generated code with indentation.
+class CodeWriter {
+ public:
+  void line(const std::string& text = "");
+  // Writes `text` and indents what follows.
+  void open(const std::string& text);
+  // Unindents, then writes `text`.
+  void close(const std::string& text = "}");
+  // "// <text>" at the current indentation.
+  void comment(const std::string& text);
+  // A copied fragment; holes become `next_vertex` / `next_edge`.
+  void fragment(const CodeFragment& code, const std::string& next_vertex = "continue",
+                const std::string& next_edge = "continue");
+  std::string indent() const { return std::string(2 * depth_, ' '); }
+  std::string str() const { return out_.str(); }
+
+ private:
+  std::ostringstream out_;
+  unsigned depth_ = 0;
+};
+
+// "irglc_bfs": the namespace of everything generated for a program.
+std::string program_namespace(const Module& module);
+// "bfs.irgl:12" for comments.
+std::string where(const SourceLoc& loc);
+// The first line of every generated file.
+void write_banner(CodeWriter& out, const Module& module, const BackendOptions& options,
+                  const std::string& description);
+// The user's #include and #define lines, then the file-scope declarations.
+void write_user_includes(CodeWriter& out, const Module& module);
+void write_user_declarations(CodeWriter& out, const Module& module);
+
+// The driver function (same text for every target: kernels are called by
+// their launchers' names).
+void write_driver(CodeWriter& out, const Module& module, bool with_defaults);
+// The driver's signature: "void bfs(const Graph& g, Node source)".
+std::string driver_signature(const Module& module, bool with_defaults);
+
+// The body of a vertex loop as sequential code: pre steps (guards become
+// nested ifs), the edge loop as a plain for loop, post code.
+void write_sequential_vertex_body(CodeWriter& out, const VertexLoop& loop,
+                                  const std::string& next_vertex);
+// "for (Edge e : g.out_edges(n))"
+std::string edge_loop_header(const EdgeLoop& edge);
+
+// main() for --emit=program: the ProgramDescription and a call to
+// run_program with `target_expression` (a ProgramTarget).
+void write_program_main(CodeWriter& out, const Module& module, const std::string& target_name,
+                        const std::string& target_setup, const std::string& target_expression,
+                        const std::string& schedules);
+
+}  // namespace irglc

@@ -1,0 +1,79 @@
+//===- CpuBackend.cpp - IR to a sequential C++ program ---------------------===//
+//
+// The CPU target prints every loop as a plain sequential loop over the same
+// statements the GPU code runs, against the prelude's CPU implementation
+// (irgl.h). It is the oracle the GPU schedules are tested against.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CodeWriter.h"
+#include "irglc/Backend/Backend.h"
+
+namespace irglc {
+
+namespace {
+
+std::string kernel_signature(const Kernel& kernel) {
+  std::string signature = "void " + kernel.name + "(";
+  for (size_t i = 0; i < kernel.params.size(); ++i) {
+    const KernelParam& param = kernel.params[i];
+    if (i > 0) signature += ", ";
+    switch (param.kind) {
+      case ParamKind::graph: signature += "const Graph& " + param.var.name; break;
+      case ParamKind::worklist: signature += "Worklist& " + param.var.name; break;
+      case ParamKind::scalar: signature += param.var.type + " " + param.var.name; break;
+    }
+  }
+  return signature + ")";
+}
+
+void write_kernel(CodeWriter& out, const Kernel& kernel) {
+  out.line();
+  out.comment(where(kernel.loc) + ": " +
+              (kernel.from_for_all_nodes ? "for_all_nodes body" : "kernel " + kernel.name));
+  out.open(kernel_signature(kernel) + " {");
+  for (const CodeFragment& code : kernel.prologue) out.fragment(code);
+  const VertexLoop& loop = kernel.loop;
+  out.comment(where(loop.loc) + ": " + loop.header);
+  out.open(loop.domain == VertexDomain::all_nodes
+               ? "for (Node " + loop.vertex_var + " : " + loop.graph + ".nodes()) {"
+               : "for (Node " + loop.vertex_var + " : " + loop.worklist + ") {");
+  write_sequential_vertex_body(out, loop, "continue");
+  out.close();
+  out.close();
+}
+
+}  // namespace
+
+GeneratedCode generate_cpu(const Module& module, const BackendOptions& options) {
+  CodeWriter out;
+  write_banner(out, module, options,
+               "Target cpu: a sequential C++ program, the reference for the GPU versions.");
+  out.line("#define IRGL_GENERATED_CODE");
+  out.line("#include <irgl.h>");
+  out.line("#include <irgl/lang/cpu_target.h>");
+  write_user_includes(out, module);
+  out.line();
+  out.line("namespace " + program_namespace(module) + " {");
+  out.line();
+  for (const Field& field : module.fields)
+    out.line("NodeData<" + field.element_type + "> " + field.name + "(\"" + field.name +
+             "\");  // " + where(field.loc));
+  for (const Reduction& reduction : module.reductions) {
+    const char* op = reduction.op == ReductionOp::sum ? "Sum"
+                     : reduction.op == ReductionOp::min ? "Min"
+                                                        : "Max";
+    out.line(std::string(op) + "<" + reduction.value_type + "> " + reduction.name + "(\"" +
+             reduction.name + "\");  // " + where(reduction.loc));
+  }
+  write_user_declarations(out, module);
+  for (const Kernel& kernel : module.kernels) write_kernel(out, kernel);
+  write_driver(out, module, false);
+  out.line();
+  out.line("}  // namespace " + program_namespace(module));
+  write_program_main(out, module, "cpu", "irgl::lang::CpuTarget target(driver);", "target",
+                     "sequential (CPU)");
+  return {out.str(), ""};
+}
+
+}  // namespace irglc

@@ -1,0 +1,263 @@
+//===- CudaBackend.cpp - IR to CUDA ----------------------------------------===//
+//
+// Each kernel becomes a __global__ function over a grid that fills the GPU
+// once (grid-stride loops) and a host launcher with the kernel's .irgl name,
+// so the driver's text is the same as on the CPU. Vertex data and reductions
+// are passed to kernels as views; reductions are combined per block and
+// flushed with one atomic per block at the end of every kernel that uses
+// them.
+//
+//===----------------------------------------------------------------------===//
+
+#include <set>
+
+#include "CodeWriter.h"
+#include "irglc/Backend/Backend.h"
+
+namespace irglc {
+
+namespace {
+
+const char* reduction_op_type(ReductionOp op) {
+  switch (op) {
+    case ReductionOp::sum: return "SumOp";
+    case ReductionOp::min: return "MinOp";
+    case ReductionOp::max: return "MaxOp";
+  }
+  return "SumOp";
+}
+
+const char* reduction_class(ReductionOp op) {
+  switch (op) {
+    case ReductionOp::sum: return "Sum";
+    case ReductionOp::min: return "Min";
+    case ReductionOp::max: return "Max";
+  }
+  return "Sum";
+}
+
+std::string kernel_params(const Module& module, const Kernel& kernel) {
+  std::string params;
+  auto add = [&](const std::string& param) { params += (params.empty() ? "" : ", ") + param; };
+  for (const KernelParam& param : kernel.params) {
+    switch (param.kind) {
+      case ParamKind::graph: add("Graph " + param.var.name); break;
+      case ParamKind::worklist: add("Worklist " + param.var.name); break;
+      case ParamKind::scalar: add(param.var.type + " " + param.var.name); break;
+    }
+  }
+  for (const std::string& name : kernel.fields_used)
+    add("NodeArray<" + module.find_field(name)->element_type + "> " + name);
+  for (const std::string& name : kernel.reductions_used) {
+    const Reduction* reduction = module.find_reduction(name);
+    add(std::string("ReductionSlot<") + reduction->value_type + ", " +
+        reduction_op_type(reduction->op) + "> " + name);
+  }
+  return params;
+}
+
+std::string launcher_params(const Kernel& kernel) {
+  std::string params;
+  for (const KernelParam& param : kernel.params) {
+    if (!params.empty()) params += ", ";
+    switch (param.kind) {
+      case ParamKind::graph: params += "const Graph& " + param.var.name; break;
+      case ParamKind::worklist: params += "Worklist " + param.var.name; break;
+      case ParamKind::scalar: params += param.var.type + " " + param.var.name; break;
+    }
+  }
+  return params;
+}
+
+std::string launch_args(const Kernel& kernel) {
+  std::string args;
+  auto add = [&](const std::string& arg) { args += (args.empty() ? "" : ", ") + arg; };
+  for (const KernelParam& param : kernel.params) add(param.var.name);
+  for (const std::string& name : kernel.fields_used) add(name + ".view()");
+  for (const std::string& name : kernel.reductions_used) add(name + ".view()");
+  return args;
+}
+
+std::string kernel_schedule(const Kernel& kernel) {
+  return kernel.loop.edge_loop ? kernel.loop.edge_loop->schedule.name() : "thread";
+}
+
+void write_kernel(CodeWriter& out, const Module& module, const Kernel& kernel,
+                  unsigned block_threads) {
+  const std::string threads = std::to_string(block_threads);
+  const VertexLoop& loop = kernel.loop;
+  out.line();
+  out.comment(where(kernel.loc) + ": " +
+              (kernel.from_for_all_nodes ? "for_all_nodes body" : "kernel " + kernel.name) +
+              "  [schedule: " + kernel_schedule(kernel) + "]");
+  out.open("__global__ void __launch_bounds__(" + threads + ") " + kernel.name + "_kernel(" +
+           kernel_params(module, kernel) + ") {");
+  for (const CodeFragment& code : kernel.prologue) out.fragment(code);
+  out.comment(where(loop.loc) + ": " + loop.header + "  [a vertex per thread, grid-stride]");
+  out.open(loop.domain == VertexDomain::all_nodes
+               ? "for (Node " + loop.vertex_var + " : grid_stride_nodes(" + loop.graph + ")) {"
+               : "for (Node " + loop.vertex_var + " : grid_stride_items(" + loop.worklist + ")) {");
+  write_sequential_vertex_body(out, loop, "continue");
+  out.close();
+  if (!kernel.reductions_used.empty())
+    out.comment("Combine each reduction over the block, then one atomic per block.");
+  for (const std::string& name : kernel.reductions_used)
+    out.line(name + ".flush<" + threads + ">();");
+  out.close();
+
+  out.line();
+  out.comment(where(kernel.loc) + ": launches " + kernel.name + "_kernel on a grid that fills the GPU.");
+  out.open("void " + kernel.name + "(" + launcher_params(kernel) + ") {");
+  out.line("static const LaunchShape shape = occupancy_shape(" + kernel.name + "_kernel, " +
+           threads + ");");
+  out.line(kernel.name + "_kernel<<<shape.blocks, shape.threads>>>(" + launch_args(kernel) + ");");
+  out.line("IRGL_CUDA_CHECK_LAUNCH();");
+  out.close();
+}
+
+void collect_outputs(const HostBlock& block, std::vector<std::string>& names) {
+  for (const HostStmt& stmt : block) {
+    if (stmt.kind == HostStmt::Kind::output) {
+      bool seen = false;
+      for (const auto& name : names) seen |= name == stmt.name;
+      if (!seen) names.push_back(stmt.name);
+    }
+    collect_outputs(stmt.body, names);
+    collect_outputs(stmt.else_body, names);
+  }
+}
+
+std::string schedules_summary(const Module& module) {
+  std::string summary;
+  for (const Kernel& kernel : module.kernels) {
+    if (kernel.from_for_all_nodes) continue;
+    summary += (summary.empty() ? "" : ", ") + kernel.name + ": " + kernel_schedule(kernel);
+  }
+  return summary.empty() ? "thread" : summary;
+}
+
+// The entry point of --emit=library: "Result run(const DeviceGraph&, ...)".
+std::string library_signature(const Module& module, bool with_defaults) {
+  std::string signature = "Result run(const irgl::gpu::DeviceGraph& graph";
+  for (const ProgramParam& param : module.driver.params) {
+    signature += ", " + param.var.type + " " + param.var.name;
+    if (with_defaults && param.default_value) signature += " = " + *param.default_value;
+  }
+  return signature + ")";
+}
+
+void write_result_struct(CodeWriter& out, const Module& module, const std::vector<std::string>& outputs) {
+  out.comment("The program's outputs, copied to the host.");
+  out.open("struct Result {");
+  for (const std::string& name : outputs) {
+    if (const Field* field = module.find_field(name))
+      out.line("std::vector<" + field->element_type + "> " + name + ";");
+    else if (const Reduction* reduction = module.find_reduction(name))
+      out.line(reduction->value_type + " " + name + " = 0;");
+  }
+  out.close("};");
+}
+
+GeneratedCode write_library_header(const Module& module, const BackendOptions& options,
+                                   const std::vector<std::string>& outputs) {
+  CodeWriter out;
+  write_banner(out, module, options, "The program as a library function on the GPU (--emit=library).");
+  out.line("#pragma once");
+  out.line();
+  out.line("#include <cstdint>");
+  out.line("#include <vector>");
+  out.line();
+  out.line("#include \"irgl/gpu/device_graph.h\"");
+  out.line("#include \"irgl/lang/common.h\"");
+  out.line();
+  out.line("namespace " + program_namespace(module) + " {");
+  out.line();
+  out.line("using irgl::lang::Node;");
+  out.line();
+  write_result_struct(out, module, outputs);
+  out.line();
+  std::string needs;
+  if (module.graph_needs.in_edges) needs += " It needs the graph's in-edges (upload the transpose).";
+  if (module.graph_needs.weights == GraphNeeds::Weights::int32) needs += " It reads int32 edge weights.";
+  if (module.graph_needs.weights == GraphNeeds::Weights::float32) needs += " It reads float edge weights.";
+  out.comment("Runs " + module.program_name + " (" + module.source_file + ") on a graph already on the GPU." + needs);
+  out.comment("Throws std::invalid_argument when the graph lacks what the program reads.");
+  out.line(library_signature(module, true) + ";");
+  out.line();
+  out.line("}  // namespace " + program_namespace(module));
+  return {"", out.str()};
+}
+
+void write_library_entry(CodeWriter& out, const Module& module, const std::vector<std::string>& outputs) {
+  out.line();
+  out.open(library_signature(module, false) + " {");
+  if (module.graph_needs.in_edges)
+    out.line("if (!graph.has_in_edges()) throw std::invalid_argument(\"" + module.program_name +
+             " needs the graph's in-edges\");");
+  if (module.graph_needs.weights == GraphNeeds::Weights::int32)
+    out.line("if (graph.weight_type() != irgl::WeightType::int32) throw std::invalid_argument(\"" +
+             module.program_name + " needs int32 edge weights\");");
+  if (module.graph_needs.weights == GraphNeeds::Weights::float32)
+    out.line("if (graph.weight_type() != irgl::WeightType::float32) throw std::invalid_argument(\"" +
+             module.program_name + " needs float edge weights\");");
+  std::string args = "view_of(graph)";
+  for (const ProgramParam& param : module.driver.params) args += ", " + param.var.name;
+  out.line(module.driver.name + "(" + args + ");");
+  out.line("Result result;");
+  for (const std::string& name : outputs)
+    out.line("result." + name + " = " + name + (module.find_field(name) ? ".download();" : ".value();"));
+  out.line("return result;");
+  out.close();
+}
+
+}  // namespace
+
+GeneratedCode generate_cuda(const Module& module, const BackendOptions& options) {
+  const bool library = options.emit == EmitKind::library;
+  std::vector<std::string> outputs;
+  collect_outputs(module.driver.body, outputs);
+
+  CodeWriter out;
+  write_banner(out, module, options,
+               library ? "Target cuda, as a library (see the header)." : "Target cuda: a GPU program.");
+  out.line("#include <irgl/lang/cuda.cuh>");
+  if (library) out.line("#include \"" + options.header_name + "\"");
+  else out.line("#include <irgl/lang/cuda_target.cuh>");
+  write_user_includes(out, module);
+  out.line();
+  out.line("namespace " + program_namespace(module) + " {");
+  out.line();
+  out.line("using namespace irgl::lang;");
+  out.line();
+  for (const Field& field : module.fields)
+    out.line("NodeData<" + field.element_type + "> " + field.name + "(\"" + field.name +
+             "\");  // " + where(field.loc));
+  for (const Reduction& reduction : module.reductions)
+    out.line(std::string(reduction_class(reduction.op)) + "<" + reduction.value_type + "> " +
+             reduction.name + "(\"" + reduction.name + "\");  // " + where(reduction.loc));
+  write_user_declarations(out, module);
+  for (const Kernel& kernel : module.kernels) write_kernel(out, module, kernel, options.block_threads);
+  write_driver(out, module, false);
+  if (library) write_library_entry(out, module, outputs);
+  out.line();
+  out.line("}  // namespace " + program_namespace(module));
+
+  GeneratedCode code;
+  if (library) {
+    code = write_library_header(module, options, outputs);
+  } else {
+    std::string bytes_per_vertex;
+    for (const Field& field : module.fields)
+      bytes_per_vertex += (bytes_per_vertex.empty() ? "" : " + ") + ("sizeof(" + field.element_type + ")");
+    if (bytes_per_vertex.empty()) bytes_per_vertex = "0";
+    const std::string ns = program_namespace(module);
+    write_program_main(out, module, "cuda",
+                       "irgl::lang::CudaTarget target(driver, {" + bytes_per_vertex + ", " +
+                           (module.driver.uses_pipe ? "true" : "false") + "});",
+                       "target", schedules_summary(module));
+  }
+  code.source = out.str();
+  return code;
+}
+
+}  // namespace irglc

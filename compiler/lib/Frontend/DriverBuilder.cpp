@@ -1,0 +1,269 @@
+//===- DriverBuilder.cpp - The host driver from Clang's AST ----------------===//
+
+#include "DriverBuilder.h"
+
+#include "DslModel.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+
+namespace irglc {
+
+using namespace clang;
+
+namespace {
+
+// Launches a kernel or for_all_nodes?
+bool is_launch(const CallExpr* call) {
+  const FunctionDecl* callee = call ? call->getDirectCallee() : nullptr;
+  return callee && (dsl::is_kernel(callee) || dsl::prelude_function(call) == "for_all_nodes");
+}
+
+bool contains_launch(const Stmt* stmt) {
+  if (!stmt) return false;
+  if (isa<LambdaExpr>(stmt)) return false;
+  if (is_launch(dyn_cast<CallExpr>(stmt))) return true;
+  for (const Stmt* child : stmt->children())
+    if (contains_launch(child)) return true;
+  return false;
+}
+
+// Host code must not reach into GPU data except through the driver API.
+class HostCodeVisitor : public RecursiveASTVisitor<HostCodeVisitor> {
+ public:
+  HostCodeVisitor(FrontendContext& context, bool& uses_pipe)
+      : context_(context), uses_pipe_(uses_pipe) {}
+
+  bool TraverseLambdaExpr(LambdaExpr*) { return true; }  // checked where launched
+
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr* call) {
+    if (auto access = dsl::field_access(call)) {
+      context_.error(call->getBeginLoc(),
+                     "'" + access->field->getNameAsString() +
+                         "[...]' in the driver: vertex data lives on the GPU; read or write it "
+                         "in a kernel or a for_all_nodes body");
+      return true;
+    }
+    if (call->getNumArgs() > 0 && dsl::reduction_op(call->getArg(0)->getType()) &&
+        call->getOperator() != OO_Equal)
+      context_.error(call->getBeginLoc(),
+                     "reductions are combined in kernels; the driver may only reset them "
+                     "(r = value) and read them (r.value())");
+    return true;
+  }
+
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr* call) {
+    const auto member = dsl::prelude_member_call(call);
+    if (member && (member->class_name == "Sum" || member->class_name == "Min" ||
+                   member->class_name == "Max") && member->method == "reduce")
+      context_.error(call->getExprLoc(), "reductions are combined in kernels; the driver may "
+                                         "only reset them (r = value) and read them (r.value())");
+    return true;
+  }
+
+  bool VisitVarDecl(VarDecl* var) {
+    if (dsl::is_pipe(var->getType())) uses_pipe_ = true;
+    if (dsl::is_worklist(var->getType()) && !var->getType()->isReferenceType())
+      context_.error(var->getLocation(), "worklists come from a Pipe: use pipe.in() and "
+                                         "pipe.out() instead of a Worklist variable");
+    if (dsl::is_node_data(var->getType()) || dsl::reduction_op(var->getType()))
+      context_.error(var->getLocation(), "declare NodeData and reductions at file scope");
+    return true;
+  }
+
+ private:
+  FrontendContext& context_;
+  bool& uses_pipe_;
+};
+
+}  // namespace
+
+void DriverBuilder::check_host_code(const Stmt* stmt) {
+  HostCodeVisitor visitor(context_, uses_pipe_);
+  visitor.TraverseStmt(const_cast<Stmt*>(stmt));
+}
+
+bool DriverBuilder::build_call(const Stmt* stmt, HostStmt& out) {
+  const auto* expr = dyn_cast<Expr>(stmt);
+  const auto* call = expr ? dyn_cast<CallExpr>(dsl::strip(expr)) : nullptr;
+  if (!call) return false;
+  const FunctionDecl* callee = call->getDirectCallee();
+  if (!callee) return false;
+  out.loc = context_.loc(stmt->getBeginLoc());
+  if (dsl::is_kernel(callee)) {
+    out.kind = HostStmt::Kind::launch;
+    out.kernel = callee->getNameAsString();
+    for (const Expr* arg : call->arguments()) {
+      check_host_code(arg);
+      out.args.push_back(context_.text(arg->getSourceRange()));
+    }
+    return true;
+  }
+  const std::string prelude = dsl::prelude_function(call);
+  if (prelude == "for_all_nodes") {
+    out.kind = HostStmt::Kind::for_all_nodes;
+    const SourceLoc where = context_.loc(call->getBeginLoc());
+    out.kernel = "for_all_nodes_line" + std::to_string(where.line);
+    for (const Kernel& existing : *new_kernels_)
+      if (existing.name == out.kernel) out.kernel += "_col" + std::to_string(where.column);
+    std::vector<std::string> captured;
+    auto kernel = kernels_.build_for_all_nodes(call, out.kernel, captured);
+    if (!kernel) return true;
+    out.args.push_back(kernel->loop.graph);
+    for (const auto& name : captured) out.args.push_back(name);
+    new_kernels_->push_back(std::move(*kernel));
+    return true;
+  }
+  if (prelude == "output") {
+    const VarDecl* var = call->getNumArgs() == 1 ? dsl::referenced_var(call->getArg(0)) : nullptr;
+    if (!var || !(context_.fields.count(var) || context_.reductions.count(var))) {
+      context_.error(call->getBeginLoc(), "output() takes a file-scope NodeData or reduction");
+      return true;
+    }
+    out.kind = HostStmt::Kind::output;
+    out.name = var->getNameAsString();
+    return true;
+  }
+  return false;
+}
+
+HostStmt DriverBuilder::build_stmt(const Stmt* stmt) {
+  HostStmt out;
+  out.loc = context_.loc(stmt->getBeginLoc());
+  if (build_call(stmt, out)) return out;
+  if (!contains_launch(stmt)) {
+    check_host_code(stmt);
+    out.kind = HostStmt::Kind::code;
+    out.code = context_.fragment(stmt);
+    return out;
+  }
+  if (const auto* loop = dyn_cast<WhileStmt>(stmt)) {
+    // while (!pipe.empty()) { ... }
+    const auto* negation = dyn_cast<UnaryOperator>(dsl::strip(loop->getCond()));
+    const auto member = negation && negation->getOpcode() == UO_LNot
+                            ? dsl::prelude_member_call(negation->getSubExpr())
+                            : std::nullopt;
+    if (member && member->class_name == "Pipe" && member->method == "empty") {
+      out.kind = HostStmt::Kind::pipe_loop;
+      out.name = dsl::referenced_var(member->object)->getNameAsString();
+    } else {
+      out.kind = HostStmt::Kind::loop;
+      out.form = HostStmt::LoopForm::while_loop;
+    }
+    check_host_code(loop->getCond());
+    out.condition = context_.text(loop->getCond()->getSourceRange());
+    out.body = build_block(loop->getBody());
+    return out;
+  }
+  if (const auto* loop = dyn_cast<DoStmt>(stmt)) {
+    out.kind = HostStmt::Kind::loop;
+    out.form = HostStmt::LoopForm::do_while;
+    check_host_code(loop->getCond());
+    out.condition = context_.text(loop->getCond()->getSourceRange());
+    out.body = build_block(loop->getBody());
+    return out;
+  }
+  if (const auto* loop = dyn_cast<ForStmt>(stmt)) {
+    out.kind = HostStmt::Kind::loop;
+    out.form = HostStmt::LoopForm::for_loop;
+    if (loop->getInit()) {
+      check_host_code(loop->getInit());
+      out.init = context_.text(loop->getInit()->getSourceRange());
+      while (!out.init.empty() && (out.init.back() == ';' || out.init.back() == ' '))
+        out.init.pop_back();
+    }
+    if (loop->getCond()) {
+      check_host_code(loop->getCond());
+      out.condition = context_.text(loop->getCond()->getSourceRange());
+    }
+    if (loop->getInc()) {
+      check_host_code(loop->getInc());
+      out.increment = context_.text(loop->getInc()->getSourceRange());
+    }
+    out.body = build_block(loop->getBody());
+    return out;
+  }
+  if (const auto* branch = dyn_cast<IfStmt>(stmt); branch && !branch->getInit() &&
+                                                   !branch->getConditionVariable()) {
+    out.kind = HostStmt::Kind::if_else;
+    check_host_code(branch->getCond());
+    out.condition = context_.text(branch->getCond()->getSourceRange());
+    out.body = build_block(branch->getThen());
+    if (branch->getElse()) out.else_body = build_block(branch->getElse());
+    return out;
+  }
+  if (const auto* compound = dyn_cast<CompoundStmt>(stmt)) {
+    out.kind = HostStmt::Kind::if_else;  // a bare block: if (true) { ... }
+    out.condition = "true";
+    out.body = build_block(compound);
+    return out;
+  }
+  context_.error(stmt->getBeginLoc(),
+                 "kernel launches must be statements of their own, in the driver body or in "
+                 "its loops and if statements");
+  return out;
+}
+
+HostBlock DriverBuilder::build_block(const Stmt* body) {
+  HostBlock block;
+  if (const auto* compound = dyn_cast<CompoundStmt>(body)) {
+    for (const Stmt* stmt : compound->body()) block.push_back(build_stmt(stmt));
+  } else if (body) {
+    block.push_back(build_stmt(body));
+  }
+  return block;
+}
+
+std::optional<Driver> DriverBuilder::build(const FunctionDecl* program,
+                                           std::vector<Kernel>& new_kernels) {
+  new_kernels_ = &new_kernels;
+  Driver driver;
+  uses_pipe_ = false;
+  driver.name = program->getNameAsString();
+  driver.loc = context_.loc(program->getLocation());
+  if (!program->getReturnType()->isVoidType())
+    context_.error(program->getReturnTypeSourceRange().getBegin(),
+                   "the program returns void; its results are what it passes to output()");
+  if (program->getNumParams() == 0 || !dsl::is_graph(program->getParamDecl(0)->getType()) ||
+      !program->getParamDecl(0)->getType()->isReferenceType()) {
+    context_.error(program->getLocation(),
+                   "the program's first parameter must be the graph: 'Graph& g'");
+    return std::nullopt;
+  }
+  driver.graph_param = program->getParamDecl(0)->getNameAsString();
+  for (unsigned i = 1; i < program->getNumParams(); ++i) {
+    const ParmVarDecl* param = program->getParamDecl(i);
+    const QualType type = param->getType();
+    ProgramParam pp;
+    pp.var.name = param->getNameAsString();
+    pp.loc = context_.loc(param->getLocation());
+    if (type->isReferenceType() || !(type->isArithmeticType())) {
+      context_.error(param->getLocation(),
+                     "program parameter '" + pp.var.name +
+                         "' must be a number, a bool or a Node: it becomes a command-line option");
+      continue;
+    }
+    pp.var.type = context_.type_name(type.getUnqualifiedType());
+    const uint64_t bits = context_.ast().getTypeSize(type);
+    if (type->isBooleanType()) pp.value_kind = "boolean";
+    else if (type->isRealFloatingType() && bits <= 64) pp.value_kind = bits == 32 ? "f32" : "f64";
+    else if (type->isIntegerType() && (bits == 32 || bits == 64))
+      pp.value_kind = std::string(type->isUnsignedIntegerType() ? "u" : "i") + std::to_string(bits);
+    if (pp.value_kind.empty()) {
+      context_.error(param->getLocation(),
+                     "program parameter '" + pp.var.name + "' has type '" + pp.var.type +
+                         "'; options are 32- or 64-bit integers, float, double or bool");
+      continue;
+    }
+    if (const auto* typedef_type = type->getAs<TypedefType>())
+      pp.is_node = typedef_type->getDecl()->getName() == "Node" &&
+                   dsl::in_prelude(typedef_type->getDecl());
+    if (param->hasDefaultArg())
+      pp.default_value = context_.original_text(param->getDefaultArgRange());
+    driver.params.push_back(pp);
+  }
+  driver.body = build_block(program->getBody());
+  driver.uses_pipe = uses_pipe_;
+  if (context_.has_errors()) return std::nullopt;
+  return driver;
+}
+
+}  // namespace irglc

@@ -1,0 +1,249 @@
+//===- Frontend.cpp - .irgl source to IR -----------------------------------===//
+
+#include "irglc/Frontend/Frontend.h"
+
+#include <algorithm>
+
+#include "DeviceCodeChecker.h"
+#include "DriverBuilder.h"
+#include "DslModel.h"
+#include "FrontendContext.h"
+#include "KernelBuilder.h"
+#include "SchedulePragma.h"
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Tooling/Tooling.h"
+
+namespace irglc {
+
+using namespace clang;
+
+namespace {
+
+// Records the main file's #include and #define lines for the generated code.
+class DirectiveRecorder : public PPCallbacks {
+ public:
+  DirectiveRecorder(SourceManager& sources, Module& module) : sources_(sources), module_(module) {}
+
+  void InclusionDirective(SourceLocation hash, const Token&, StringRef file_name, bool angled,
+                          CharSourceRange, const FileEntry*, StringRef, StringRef,
+                          const clang::Module*, SrcMgr::CharacteristicKind) override {
+    if (!sources_.isInMainFile(hash) || file_name == "irgl.h") return;
+    module_.includes.push_back(angled ? "<" + file_name.str() + ">" : "\"" + file_name.str() + "\"");
+  }
+
+  void MacroDefined(const Token& name, const MacroDirective* directive) override {
+    const SourceLocation where = directive->getLocation();
+    // Built-in and command-line macros live in other buffers.
+    if (!where.isFileID() || sources_.getFileID(where) != sources_.getMainFileID()) return;
+    // The whole #define line, with backslash continuations.
+    const StringRef buffer = sources_.getBufferData(sources_.getMainFileID());
+    size_t start = buffer.rfind('\n', sources_.getFileOffset(where));
+    start = start == StringRef::npos ? 0 : start + 1;
+    size_t end = start;
+    do {
+      end = buffer.find('\n', end + 1);
+      if (end == StringRef::npos) end = buffer.size();
+    } while (end > 0 && end < buffer.size() && buffer[end - 1] == '\\');
+    module_.macros.push_back(buffer.slice(start, end).rtrim().str());
+  }
+
+ private:
+  SourceManager& sources_;
+  Module& module_;
+};
+
+// Builds the Module from the parsed translation unit.
+class ModuleBuilder : public ASTConsumer {
+ public:
+  ModuleBuilder(Module& module, std::vector<SchedulePragma>& pragmas, bool& ok)
+      : module_(module), pragmas_(pragmas), ok_(ok) {}
+
+  void HandleTranslationUnit(ASTContext& ast) override {
+    if (ast.getDiagnostics().hasErrorOccurred()) return;  // Clang already reported
+    FrontendContext context(ast, pragmas_);
+    classify_declarations(ast, context);
+    if (context.has_errors()) return;
+
+    DeviceCodeChecker checker(context);
+    KernelBuilder kernels(context, checker);
+    for (const FunctionDecl* kernel : kernel_decls_)
+      if (auto built = kernels.build_kernel(kernel)) module_.kernels.push_back(std::move(*built));
+    DriverBuilder driver(context, kernels);
+    std::vector<Kernel> for_all_kernels;
+    if (auto built = driver.build(context.program_decl, for_all_kernels)) module_.driver = *built;
+    for (auto& kernel : for_all_kernels) module_.kernels.push_back(std::move(kernel));
+    checker.check_recursion();
+    for (const SchedulePragma& pragma : context.pragmas())
+      if (!pragma.used)
+        context.error(pragma.loc, "'#pragma irgl schedule' must come right before a vertex "
+                                  "loop or its edge loop");
+    if (context.has_errors()) return;
+
+    std::stable_sort(module_.kernels.begin(), module_.kernels.end(),
+                     [](const Kernel& a, const Kernel& b) { return a.loc.line < b.loc.line; });
+    copy_user_declarations(context);
+    module_.program_name = module_.driver.name;
+    module_.graph_needs = context.graph_needs;
+    module_.graph_needs.in_edges |= checker.needs.in_edges;
+    module_.graph_needs.weights = checker.needs.weights;
+    ok_ = !context.has_errors();
+  }
+
+ private:
+  void classify_declarations(ASTContext& ast, FrontendContext& context) {
+    for (Decl* decl : ast.getTranslationUnitDecl()->decls()) {
+      if (!context.in_main_file(decl->getLocation()) || decl->isImplicit()) continue;
+      if (isa<UsingDirectiveDecl>(decl) || isa<EmptyDecl>(decl)) {
+        user_decls_.push_back(decl);
+        continue;
+      }
+      if (const auto* function = dyn_cast<FunctionDecl>(decl)) {
+        if (dsl::is_kernel(function) || dsl::is_program(function)) {
+          if (!function->doesThisDeclarationHaveABody()) continue;  // a declaration only
+          if (dsl::is_kernel(function)) {
+            kernel_decls_.push_back(function);
+            context.kernel_decls.insert(function);
+          } else if (context.program_decl) {
+            context.error(function->getLocation(), "a second program function; a .irgl file "
+                                                   "holds one program");
+            context.note(context.program_decl->getLocation(), "the first one is here");
+          } else {
+            context.program_decl = function;
+          }
+          continue;
+        }
+      }
+      if (const auto* var = dyn_cast<VarDecl>(decl)) {
+        const QualType type = var->getType();
+        if (dsl::is_node_data(type)) {
+          context.fields[var] = var->getNameAsString();
+          module_.fields.push_back({var->getNameAsString(),
+                                    context.type_name(dsl::template_argument(type)),
+                                    context.loc(var->getLocation())});
+          continue;
+        }
+        if (auto op = dsl::reduction_op(type)) {
+          context.reductions[var] = var->getNameAsString();
+          module_.reductions.push_back({var->getNameAsString(),
+                                        context.type_name(dsl::template_argument(type)), *op,
+                                        context.loc(var->getLocation())});
+          continue;
+        }
+        if (dsl::is_graph(type) || dsl::is_worklist(type) || dsl::is_pipe(type)) {
+          context.error(var->getLocation(), "graphs, worklists and pipes cannot be file-scope "
+                                            "variables; the driver owns them");
+          continue;
+        }
+      }
+      user_decls_.push_back(decl);
+    }
+    if (!context.program_decl)
+      context.error(context.sources().getLocForStartOfFile(context.sources().getMainFileID()),
+                    "no program function: mark the host driver with 'program', e.g. "
+                    "'program void bfs(Graph& g, Node source = 0) { ... }'");
+  }
+
+  // Marks a function (or a class's methods) for host and device.
+  void mark_host_device(const Decl* decl, FrontendContext& context) {
+    auto mark = [&](const FunctionDecl* function) {
+      if (function->isImplicit() || !function->doesThisDeclarationHaveABody()) return;
+      context.rewriter().InsertTextBefore(
+          context.sources().getExpansionLoc(function->getInnerLocStart()), "IRGL_HD ");
+    };
+    if (const auto* function = dyn_cast<FunctionDecl>(decl)) mark(function);
+    if (const auto* tmpl = dyn_cast<FunctionTemplateDecl>(decl)) mark(tmpl->getTemplatedDecl());
+    const CXXRecordDecl* record = dyn_cast<CXXRecordDecl>(decl);
+    if (const auto* tmpl = dyn_cast<ClassTemplateDecl>(decl)) record = tmpl->getTemplatedDecl();
+    if (record)
+      for (const Decl* member : record->decls()) {
+        if (const auto* method = dyn_cast<CXXMethodDecl>(member)) mark(method);
+        if (const auto* tmpl = dyn_cast<FunctionTemplateDecl>(member)) mark(tmpl->getTemplatedDecl());
+      }
+  }
+
+  void copy_user_declarations(FrontendContext& context) {
+    for (const Decl* decl : user_decls_) mark_host_device(decl, context);
+    for (const Decl* decl : user_decls_) {
+      UserDecl user;
+      user.is_function = isa<FunctionDecl>(decl) || isa<FunctionTemplateDecl>(decl);
+      SourceRange range = decl->getSourceRange();
+      user.code = CodeFragment::text(declaration_text(context, range),
+                                     context.loc(range.getBegin()));
+      module_.decls.push_back(std::move(user));
+    }
+  }
+
+  // A declaration's text including the ';' that ends variable and class
+  // declarations (Clang's ranges stop before it).
+  static std::string declaration_text(FrontendContext& context, SourceRange range) {
+    std::string code = context.text(range);
+    SourceManager& sources = context.sources();
+    const SourceLocation end = Lexer::getLocForEndOfToken(sources.getExpansionLoc(range.getEnd()),
+                                                          0, sources, context.ast().getLangOpts());
+    const auto next = Lexer::findNextToken(
+        end.getLocWithOffset(-1), sources, context.ast().getLangOpts());
+    if (next && next->is(tok::semi) && (code.empty() || code.back() != ';')) code += ';';
+    return code;
+  }
+
+  Module& module_;
+  std::vector<SchedulePragma>& pragmas_;
+  bool& ok_;
+  std::vector<const FunctionDecl*> kernel_decls_;
+  std::vector<const Decl*> user_decls_;
+};
+
+class IrglAction : public ASTFrontendAction {
+ public:
+  IrglAction(Module& module, bool& ok) : module_(module), ok_(ok) {}
+
+  bool BeginSourceFileAction(CompilerInstance& compiler) override {
+    Preprocessor& preprocessor = compiler.getPreprocessor();
+    preprocessor.AddPragmaHandler("irgl", new SchedulePragmaHandler(pragmas_));
+    preprocessor.addPPCallbacks(
+        std::make_unique<DirectiveRecorder>(compiler.getSourceManager(), module_));
+    return true;
+  }
+
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance&, StringRef) override {
+    return std::make_unique<ModuleBuilder>(module_, pragmas_, ok_);
+  }
+
+ private:
+  Module& module_;
+  bool& ok_;
+  std::vector<SchedulePragma> pragmas_;
+};
+
+}  // namespace
+
+std::optional<Module> parse_program(const FrontendOptions& options) {
+  std::vector<std::string> args = {"irglc", "-fsyntax-only", "-x", "c++", "-std=c++17",
+                                   "-D__IRGLC__", "-Wall", "-Wno-unused-variable"};
+  if (!options.clang_resource_dir.empty()) {
+    args.push_back("-resource-dir");
+    args.push_back(options.clang_resource_dir);
+  }
+  args.push_back("-I" + options.prelude_dir);
+  for (const auto& dir : options.include_dirs) args.push_back("-I" + dir);
+  for (const auto& define : options.defines) args.push_back("-D" + define);
+  args.push_back(options.input);
+
+  Module module;
+  module.source_file = options.input;
+  bool ok = false;
+  llvm::IntrusiveRefCntPtr<FileManager> files(new FileManager(FileSystemOptions()));
+  tooling::ToolInvocation invocation(args, std::make_unique<IrglAction>(module, ok), files.get());
+  const bool parsed = invocation.run();
+  if (!parsed || !ok) return std::nullopt;
+  return module;
+}
+
+}  // namespace irglc

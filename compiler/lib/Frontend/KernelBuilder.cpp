@@ -1,0 +1,739 @@
+//===- KernelBuilder.cpp - Kernels from Clang's AST ------------------------===//
+
+#include "KernelBuilder.h"
+
+#include <algorithm>
+#include <map>
+
+#include "DslModel.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+
+namespace irglc {
+
+using namespace clang;
+
+namespace {
+
+enum class Region { prologue, vertex, edge };
+
+std::vector<const Stmt*> statements_of(const Stmt* body) {
+  if (const auto* compound = dyn_cast<CompoundStmt>(body))
+    return std::vector<const Stmt*>(compound->body_begin(), compound->body_end());
+  return {body};
+}
+
+void add_unique(std::vector<std::string>& names, const std::string& name) {
+  if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+}
+
+// The variable or vertex-data element an lvalue expression denotes, looking
+// through member access (`data[v].x`) and subscripts of local arrays.
+struct WriteTarget {
+  std::optional<dsl::FieldAccess> field;
+  const VarDecl* var = nullptr;
+  const DeclRefExpr* ref = nullptr;
+};
+
+WriteTarget write_target(const Expr* lvalue) {
+  const Expr* current = dsl::strip(lvalue);
+  while (true) {
+    if (auto field = dsl::field_access(current)) return {field, nullptr, nullptr};
+    if (const auto* member = dyn_cast<MemberExpr>(current); member && !member->isArrow()) {
+      current = dsl::strip(member->getBase());
+      continue;
+    }
+    if (const auto* subscript = dyn_cast<ArraySubscriptExpr>(current)) {
+      current = dsl::strip(subscript->getBase());
+      continue;
+    }
+    break;
+  }
+  const auto* ref = dyn_cast<DeclRefExpr>(current);
+  return {std::nullopt, ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr, ref};
+}
+
+// A statement writing to a vertex-loop variable from inside the edge loop.
+struct LocalWrite {
+  const VarDecl* var;
+  const Expr* write;  // the assignment, compound assignment, ++/-- or call
+};
+
+// Walks one region of a kernel (prologue, vertex-loop code or edge-loop
+// body), reporting races and misplaced control flow, turning `continue` (and
+// `return` in for_all_nodes bodies) that leave the parallel loop into holes,
+// routing in-edge accessors, and collecting what the region uses.
+class RegionVisitor : public RecursiveASTVisitor<RegionVisitor> {
+ public:
+  using Base = RecursiveASTVisitor<RegionVisitor>;
+
+  RegionVisitor(FrontendContext& context, Region region, const Stmt* region_root,
+                const VarDecl* vertex, const VarDecl* iterated_worklist, bool is_lambda,
+                const std::set<const VarDecl*>& per_thread,
+                const std::set<const VarDecl*>& vertex_locals, const VarDecl* edge_var,
+                EdgeDirection direction)
+      : context_(context),
+        region_(region),
+        region_root_(region_root),
+        vertex_(vertex),
+        iterated_worklist_(iterated_worklist),
+        is_lambda_(is_lambda),
+        per_thread_(per_thread),
+        vertex_locals_(vertex_locals),
+        edge_var_(edge_var),
+        direction_(direction) {}
+
+  bool shouldVisitLambdaBody() const { return true; }
+
+  // Loop, switch and lambda nesting decide what continue/break/return bind to.
+  bool TraverseForStmt(ForStmt* s) { return nested(loops_, [&] { return Base::TraverseForStmt(s); }); }
+  bool TraverseWhileStmt(WhileStmt* s) { return nested(loops_, [&] { return Base::TraverseWhileStmt(s); }); }
+  bool TraverseDoStmt(DoStmt* s) { return nested(loops_, [&] { return Base::TraverseDoStmt(s); }); }
+  bool TraverseCXXForRangeStmt(CXXForRangeStmt* s) {
+    if (s == region_root_) return Base::TraverseStmt(s->getBody());
+    return nested(loops_, [&] { return Base::TraverseCXXForRangeStmt(s); });
+  }
+  bool TraverseSwitchStmt(SwitchStmt* s) { return nested(switches_, [&] { return Base::TraverseSwitchStmt(s); }); }
+  bool TraverseLambdaExpr(LambdaExpr* e) { return nested(lambdas_, [&] { return Base::TraverseLambdaExpr(e); }); }
+
+  bool VisitContinueStmt(ContinueStmt* s) {
+    if (loops_ > 0 || lambdas_ > 0) return true;
+    if (region_ == Region::edge) context_.mark_hole(s, CodeSegment::Kind::next_edge);
+    else if (region_ == Region::vertex) context_.mark_hole(s, CodeSegment::Kind::next_vertex);
+    return true;
+  }
+
+  bool VisitBreakStmt(BreakStmt* s) {
+    if (loops_ > 0 || switches_ > 0 || lambdas_ > 0) return true;
+    context_.error(s->getBeginLoc(),
+                   std::string("'break' out of a parallel ") +
+                       (region_ == Region::edge ? "edge" : "vertex") +
+                       " loop is not supported: every iteration runs, in no particular order");
+    return true;
+  }
+
+  bool VisitReturnStmt(ReturnStmt* s) {
+    if (lambdas_ > 0) return true;
+    if (is_lambda_ && region_ == Region::vertex) {
+      context_.mark_hole(s, CodeSegment::Kind::next_vertex);
+      return true;
+    }
+    if (region_ == Region::prologue)
+      context_.error(s->getBeginLoc(), "'return' before the vertex loop would skip the loop in "
+                                       "some threads; kernels end after their vertex loop");
+    else
+      context_.error(s->getBeginLoc(),
+                     "'return' inside a parallel loop is not supported; use 'continue' to "
+                     "finish this " + std::string(region_ == Region::edge ? "edge" : "vertex"));
+    return true;
+  }
+
+  bool VisitBinaryOperator(BinaryOperator* op) {
+    if (op->isAssignmentOp()) check_write(op->getLHS(), op);
+    return true;
+  }
+
+  bool VisitUnaryOperator(UnaryOperator* op) {
+    if (op->isIncrementDecrementOp()) check_write(op->getSubExpr(), op);
+    return true;
+  }
+
+  bool VisitCallExpr(CallExpr* call) {
+    const FunctionDecl* callee = call->getDirectCallee();
+    if (!callee) return true;
+    const std::string prelude = dsl::prelude_function(call);
+    if (prelude.rfind("atomic_", 0) == 0) {
+      // Atomics may update vertex data anywhere; other targets are writes.
+      if (call->getNumArgs() > 0 && !dsl::field_access(call->getArg(0)))
+        check_write(call->getArg(0), call);
+      return true;
+    }
+    const unsigned first = isa<CXXOperatorCallExpr>(call) && isa<CXXMethodDecl>(callee) ? 1 : 0;
+    for (unsigned i = first; i < call->getNumArgs() && i - first < callee->getNumParams(); ++i) {
+      const QualType type = callee->getParamDecl(i - first)->getType();
+      if (type->isLValueReferenceType() && !type.getNonReferenceType().isConstQualified())
+        check_write(call->getArg(i), call);
+    }
+    return true;
+  }
+
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr* call) {
+    const CXXMethodDecl* method = call->getMethodDecl();
+    if (!method) return true;
+    if (dsl::field_access(call->getImplicitObjectArgument()) && !method->isConst())
+      check_write(call->getImplicitObjectArgument(), call);
+    const auto member = dsl::prelude_member_call(call);
+    if (!member) return true;
+    if (member->class_name == "Worklist" && member->method == "push") {
+      const VarDecl* worklist = dsl::referenced_var(member->object);
+      if (worklist && worklist == iterated_worklist_) {
+        context_.error(call->getExprLoc(),
+                       "pushes to '" + worklist->getNameAsString() +
+                           "', the worklist this loop iterates over; push to another worklist "
+                           "(e.g. pipe.out())");
+      } else if (worklist) {
+        add_unique(worklists_pushed, worklist->getNameAsString());
+      }
+    }
+    if (member->class_name == "Graph" && edge_var_ && call->getNumArgs() == 1 &&
+        dsl::referenced_var(call->getArg(0)) == edge_var_)
+      check_edge_accessor(call, member->method);
+    return true;
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr* ref) {
+    const auto* var = dyn_cast<VarDecl>(ref->getDecl());
+    if (!var) return true;
+    if (auto it = context_.fields.find(var); it != context_.fields.end())
+      add_unique(fields_used, it->second);
+    if (auto it = context_.reductions.find(var); it != context_.reductions.end())
+      add_unique(reductions_used, it->second);
+    if (region_ == Region::edge && vertex_locals_.count(var)) local_refs.push_back(ref);
+    return true;
+  }
+
+  std::vector<std::string> fields_used, reductions_used, worklists_pushed;
+  std::vector<LocalWrite> local_writes;          // edge region only
+  std::vector<const DeclRefExpr*> local_refs;    // edge region only
+
+ private:
+  template <class F>
+  bool nested(int& depth, F&& traverse) {
+    ++depth;
+    const bool result = traverse();
+    --depth;
+    return result;
+  }
+
+  void check_write(const Expr* lvalue, const Expr* write) {
+    const WriteTarget target = write_target(lvalue);
+    if (target.field) {
+      const std::string name = target.field->field->getNameAsString();
+      const std::string element = context_.original_text(lvalue->getSourceRange());
+      if (region_ == Region::prologue) {
+        context_.error(lvalue->getBeginLoc(),
+                       "write to '" + element + "' before the vertex loop: every thread would write it");
+      } else if (region_ == Region::edge) {
+        context_.error(lvalue->getBeginLoc(),
+                       "non-atomic write to '" + element +
+                           "' inside the edge loop races: edge-parallel schedules run a vertex's "
+                           "edges in different threads; use an atomic (atomic_min, atomic_add, "
+                           "...) or accumulate into a variable declared before the edge loop and "
+                           "write it after the loop");
+      } else if (dsl::referenced_var(target.field->index) != vertex_) {
+        context_.error(lvalue->getBeginLoc(),
+                       "non-atomic write to '" + element +
+                           "' races: other threads may update the same vertex; use an atomic "
+                           "(atomic_min, atomic_add, ...) or write only to '" + name + "[" +
+                           vertex_->getNameAsString() + "]'");
+      }
+      return;
+    }
+    const VarDecl* var = target.var;
+    if (!var) return;
+    if (var == vertex_) {
+      context_.error(lvalue->getBeginLoc(),
+                     "the loop's vertex variable '" + var->getNameAsString() + "' cannot be changed");
+      return;
+    }
+    if (region_ != Region::prologue && per_thread_.count(var)) {
+      context_.error(lvalue->getBeginLoc(),
+                     "'" + var->getNameAsString() +
+                         "' is declared outside the vertex loop, so each thread has its own copy "
+                         "and writes to it inside the loop depend on how vertices are mapped to "
+                         "threads; declare it inside the loop or use a reduction");
+      return;
+    }
+    if (region_ == Region::edge && vertex_locals_.count(var)) local_writes.push_back({var, write});
+  }
+
+  void check_edge_accessor(CXXMemberCallExpr* call, const std::string& method) {
+    const std::string edge = edge_var_->getNameAsString();
+    const std::string vertex = vertex_->getNameAsString();
+    if (direction_ == EdgeDirection::in) {
+      if (method == "weight" || method == "out_weight") {
+        const auto* member = cast<MemberExpr>(call->getCallee()->IgnoreParens());
+        context_.replace(SourceRange(member->getMemberLoc()), "in_weight");
+      } else if (method == "dst") {
+        context_.error(call->getExprLoc(), "'" + edge + "' is an in-edge of '" + vertex +
+                                               "': its destination is '" + vertex +
+                                               "'; use src(" + edge + ") for the other end");
+      }
+    } else if (method == "src" || method == "in_weight") {
+      context_.error(call->getExprLoc(), "'" + edge + "' is an out-edge of '" + vertex +
+                                             "': its source is '" + vertex + "'; use dst(" + edge +
+                                             ") for the other end");
+    }
+  }
+
+  FrontendContext& context_;
+  Region region_;
+  const Stmt* region_root_;
+  const VarDecl* vertex_;
+  const VarDecl* iterated_worklist_;
+  bool is_lambda_;
+  const std::set<const VarDecl*>& per_thread_;
+  const std::set<const VarDecl*>& vertex_locals_;
+  const VarDecl* edge_var_;
+  EdgeDirection direction_;
+  int loops_ = 0, switches_ = 0, lambdas_ = 0;
+};
+
+// `var += x`, `var |= x`, `var &= x`, `++var`, `var = min(var, x)`,
+// `var = max(var, x)`: the operator, and the references to var that belong
+// to the accumulation itself.
+std::optional<AccumulatorOp> match_accumulation(const Expr* write, const VarDecl* var,
+                                                std::set<const DeclRefExpr*>& own_refs) {
+  auto own = [&](const Expr* e) {
+    const auto* ref = dyn_cast<DeclRefExpr>(dsl::strip(e));
+    if (!ref || ref->getDecl() != var) return false;
+    own_refs.insert(ref);
+    return true;
+  };
+  if (const auto* compound = dyn_cast<CompoundAssignOperator>(write)) {
+    if (!own(compound->getLHS())) return std::nullopt;
+    switch (compound->getOpcode()) {
+      case BO_AddAssign: return AccumulatorOp::sum;
+      case BO_OrAssign: return AccumulatorOp::bit_or;
+      case BO_AndAssign: return AccumulatorOp::bit_and;
+      default: return std::nullopt;
+    }
+  }
+  if (const auto* unary = dyn_cast<UnaryOperator>(write)) {
+    if (unary->isIncrementOp() && own(unary->getSubExpr())) return AccumulatorOp::sum;
+    return std::nullopt;
+  }
+  if (const auto* assign = dyn_cast<BinaryOperator>(write);
+      assign && assign->getOpcode() == BO_Assign && own(assign->getLHS())) {
+    const auto* call = dyn_cast<CallExpr>(dsl::strip(assign->getRHS()));
+    const FunctionDecl* callee = call ? call->getDirectCallee() : nullptr;
+    if (!callee || call->getNumArgs() != 2) return std::nullopt;
+    const std::string name = callee->getNameAsString();
+    const bool is_min = name == "min" || name == "fmin" || name == "fminf";
+    const bool is_max = name == "max" || name == "fmax" || name == "fmaxf";
+    if (!is_min && !is_max) return std::nullopt;
+    if (!own(call->getArg(0)) && !own(call->getArg(1))) return std::nullopt;
+    return is_min ? AccumulatorOp::min : AccumulatorOp::max;
+  }
+  return std::nullopt;
+}
+
+// Whether `stmt` holds a range-for over the edges of `vertex`.
+bool contains_edge_loop(const Stmt* stmt, const VarDecl* vertex) {
+  if (!stmt) return false;
+  if (const auto* loop = dyn_cast<CXXForRangeStmt>(stmt)) {
+    const auto range = dsl::edge_range(loop);
+    if (range && dsl::referenced_var(range->vertex) == vertex) return true;
+  }
+  for (const Stmt* child : stmt->children())
+    if (contains_edge_loop(child, vertex)) return true;
+  return false;
+}
+
+const CXXForRangeStmt* as_edge_loop(const Stmt* stmt, const VarDecl* vertex) {
+  const auto* loop = dyn_cast<CXXForRangeStmt>(stmt);
+  if (!loop) return nullptr;
+  const auto range = dsl::edge_range(loop);
+  return range && dsl::referenced_var(range->vertex) == vertex ? loop : nullptr;
+}
+
+// Whether the text between two offsets is only blanks and comments.
+bool only_blanks_and_comments(StringRef text) {
+  size_t i = 0;
+  while (i < text.size()) {
+    if (isspace(static_cast<unsigned char>(text[i]))) {
+      ++i;
+    } else if (text.substr(i).startswith("//")) {
+      i = text.find('\n', i);
+      if (i == StringRef::npos) return true;
+    } else if (text.substr(i).startswith("/*")) {
+      i = text.find("*/", i + 2);
+      if (i == StringRef::npos) return false;
+      i += 2;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+//===----------------------------------------------------------------------===//
+
+void KernelBuilder::attach_pragma(const Stmt* vertex_loop, const Stmt* edge_loop, EdgeLoop* edge) {
+  SourceManager& sources = context_.sources();
+  const StringRef buffer = sources.getBufferData(sources.getMainFileID());
+  for (SchedulePragma& pragma : context_.pragmas()) {
+    if (pragma.used || !context_.in_main_file(pragma.loc)) continue;
+    const unsigned pragma_offset = sources.getFileOffset(sources.getExpansionLoc(pragma.loc));
+    const size_t line_end = buffer.find('\n', pragma_offset);
+    if (line_end == StringRef::npos) continue;
+    for (const Stmt* target : {vertex_loop, edge_loop}) {
+      if (!target) continue;
+      const unsigned target_offset =
+          sources.getFileOffset(sources.getExpansionLoc(target->getBeginLoc()));
+      if (target_offset <= line_end ||
+          !only_blanks_and_comments(buffer.slice(line_end, target_offset)))
+        continue;
+      pragma.used = true;
+      if (!edge) {
+        context_.warning(pragma.loc, "'#pragma irgl schedule' has no effect: the loop below has "
+                                     "no parallel edge loop to schedule");
+      } else if (edge->annotation) {
+        context_.error(pragma.loc, "a second '#pragma irgl schedule' for the same loop nest");
+      } else {
+        edge->annotation = pragma.schedule;
+        edge->annotation_loc = context_.loc(pragma.loc);
+      }
+    }
+  }
+}
+
+bool KernelBuilder::split_body(Scope& scope, const Stmt* body, VertexLoop& loop,
+                               std::vector<const Stmt*>& pre,
+                               std::vector<const Stmt*>& guards,
+                               std::vector<const Stmt*>& post, const CXXForRangeStmt*& edge) {
+  const std::vector<const Stmt*> statements = statements_of(body);
+  for (size_t i = 0; i < statements.size(); ++i) {
+    const Stmt* stmt = statements[i];
+    if (edge) {
+      if (contains_edge_loop(stmt, scope.vertex)) {
+        context_.error(stmt->getBeginLoc(),
+                       "a vertex loop may hold only one parallel edge loop; split the work into "
+                       "two kernels");
+        return false;
+      }
+      post.push_back(stmt);
+      continue;
+    }
+    if (const CXXForRangeStmt* loop_stmt = as_edge_loop(stmt, scope.vertex)) {
+      edge = loop_stmt;
+      continue;
+    }
+    if (!contains_edge_loop(stmt, scope.vertex)) {
+      pre.push_back(stmt);
+      continue;
+    }
+    const auto* guard = dyn_cast<IfStmt>(stmt);
+    if (!guard || guard->getElse() || guard->getInit() || guard->getConditionVariable() ||
+        i + 1 != statements.size()) {
+      context_.error(stmt->getBeginLoc(),
+                     "a parallel edge loop must be a statement of the vertex loop body, or "
+                     "nested only in 'if' statements (without 'else') that end the body");
+      return false;
+    }
+    pre.push_back(guard);
+    guards.push_back(guard);
+    if (!split_body(scope, guard->getThen(), loop, pre, guards, post, edge)) return false;
+  }
+  return true;
+}
+
+bool KernelBuilder::build_vertex_loop(Scope& scope, const Stmt* loop_stmt, const Stmt* body,
+                                      VertexLoop& loop, Kernel& kernel) {
+  std::vector<const Stmt*> pre, guards, post;
+  const CXXForRangeStmt* edge_stmt = nullptr;
+  if (!split_body(scope, body, loop, pre, guards, post, edge_stmt)) return false;
+  auto is_guard = [&](const Stmt* s) {
+    return std::find(guards.begin(), guards.end(), s) != guards.end();
+  };
+
+  // Variables the edge loop can see from the vertex body.
+  for (const Stmt* stmt : pre)
+    if (const auto* decl = dyn_cast<DeclStmt>(stmt))
+      for (const Decl* d : decl->decls())
+        if (const auto* var = dyn_cast<VarDecl>(d)) scope.vertex_locals.insert(var);
+
+  auto visit_vertex_code = [&](const Stmt* stmt) {
+    RegionVisitor visitor(context_, Region::vertex, nullptr, scope.vertex, scope.iterated_worklist,
+                          scope.is_lambda, scope.per_thread, scope.vertex_locals, nullptr,
+                          EdgeDirection::out);
+    visitor.TraverseStmt(const_cast<Stmt*>(stmt));
+    for (const auto& f : visitor.fields_used) add_unique(kernel.fields_used, f);
+    for (const auto& r : visitor.reductions_used) add_unique(kernel.reductions_used, r);
+    for (const auto& w : visitor.worklists_pushed) add_unique(kernel.worklists_pushed, w);
+  };
+  for (const Stmt* stmt : pre)
+    visit_vertex_code(is_guard(stmt) ? cast<IfStmt>(stmt)->getCond() : stmt);
+
+  if (edge_stmt) {
+    EdgeLoop edge;
+    if (!build_edge_loop(scope, edge_stmt, edge, kernel)) return false;
+    attach_pragma(loop_stmt, edge_stmt, &edge);
+    loop.edge_loop = std::move(edge);
+  } else {
+    attach_pragma(loop_stmt, nullptr, nullptr);
+  }
+  for (const Stmt* stmt : post) visit_vertex_code(stmt);
+  if (context_.has_errors()) return false;
+
+  // All rewrites are in place: copy the code.
+  for (const Stmt* stmt : pre) {
+    PreStep step;
+    if (is_guard(stmt)) {
+      const Expr* condition = cast<IfStmt>(stmt)->getCond();
+      step.kind = PreStep::Kind::guard;
+      step.code = CodeFragment::text(context_.text(condition->getSourceRange()),
+                                     context_.loc(condition->getBeginLoc()));
+    } else {
+      step.code = context_.fragment(stmt);
+    }
+    loop.pre.push_back(std::move(step));
+  }
+  if (edge_stmt)
+    for (const Stmt* stmt : statements_of(edge_stmt->getBody()))
+      loop.edge_loop->body.push_back(context_.fragment(stmt));
+  for (const Stmt* stmt : post) loop.post.push_back(context_.fragment(stmt));
+  return true;
+}
+
+bool KernelBuilder::build_edge_loop(Scope& scope, const CXXForRangeStmt* loop, EdgeLoop& edge,
+                                    Kernel& kernel) {
+  const auto range = dsl::edge_range(loop);
+  const VarDecl* edge_var = loop->getLoopVariable();
+  edge.loc = context_.loc(loop->getBeginLoc());
+  edge.header = context_.original_text(SourceRange(loop->getBeginLoc(), loop->getRParenLoc()));
+  edge.edge_var = edge_var->getNameAsString();
+  edge.graph = range->graph ? range->graph->getNameAsString() : "";
+  edge.vertex = scope.vertex->getNameAsString();
+  edge.direction = range->direction;
+  if (!range->graph || range->graph != scope.graph) {
+    context_.error(loop->getRangeInit()->getBeginLoc(),
+                   "the edge loop must traverse the kernel's graph parameter");
+    return false;
+  }
+  if (edge.direction == EdgeDirection::in) context_.graph_needs.in_edges = true;
+
+  RegionVisitor visitor(context_, Region::edge, loop, scope.vertex, scope.iterated_worklist,
+                        scope.is_lambda, scope.per_thread, scope.vertex_locals, edge_var,
+                        edge.direction);
+  visitor.TraverseStmt(const_cast<CXXForRangeStmt*>(loop));
+  for (const auto& f : visitor.fields_used) add_unique(kernel.fields_used, f);
+  for (const auto& r : visitor.reductions_used) add_unique(kernel.reductions_used, r);
+  for (const auto& w : visitor.worklists_pushed) add_unique(kernel.worklists_pushed, w);
+  edge.reductions_used = visitor.reductions_used;
+  edge.worklists_pushed = visitor.worklists_pushed;
+
+  // Vertex-loop variables written in the edge loop must be accumulations of
+  // one kind; they may not be read there otherwise.
+  std::map<const VarDecl*, AccumulatorOp> accumulators;
+  std::set<const DeclRefExpr*> own_refs;
+  bool ok = true;
+  for (const LocalWrite& write : visitor.local_writes) {
+    const auto op = match_accumulation(write.write, write.var, own_refs);
+    const std::string name = write.var->getNameAsString();
+    if (!op) {
+      context_.error(write.write->getBeginLoc(),
+                     "'" + name + "' is declared in the vertex loop and changed in its edge loop; "
+                     "edge-parallel schedules support only accumulations there (" + name +
+                     " += v, " + name + " |= v, " + name + " &= v, ++" + name + ", " + name +
+                     " = min(" + name + ", v), " + name + " = max(" + name + ", v))");
+      ok = false;
+      continue;
+    }
+    auto [it, inserted] = accumulators.emplace(write.var, *op);
+    if (!inserted && it->second != *op) {
+      context_.error(write.write->getBeginLoc(), "'" + name + "' is accumulated with two "
+                                                 "different operators in the edge loop");
+      ok = false;
+    }
+  }
+  for (const DeclRefExpr* ref : visitor.local_refs) {
+    const auto* var = cast<VarDecl>(ref->getDecl());
+    if (accumulators.count(var) && !own_refs.count(ref)) {
+      context_.error(ref->getLocation(),
+                     "'" + var->getNameAsString() + "' is read inside the edge loop that "
+                     "accumulates into it; there it holds only part of the result");
+      ok = false;
+    }
+  }
+  if (!ok) return false;
+
+  std::set<const VarDecl*> closure_seen;
+  for (const DeclRefExpr* ref : visitor.local_refs) {
+    const auto* var = cast<VarDecl>(ref->getDecl());
+    if (accumulators.count(var) || !closure_seen.insert(var).second) continue;
+    edge.closure.push_back(
+        {var->getNameAsString(), context_.type_name(var->getType().getNonReferenceType().getUnqualifiedType())});
+  }
+  for (const auto& [var, op] : accumulators) {
+    Accumulator accumulator;
+    accumulator.var = {var->getNameAsString(),
+                       context_.type_name(var->getType().getNonReferenceType().getUnqualifiedType())};
+    accumulator.op = op;
+    accumulator.loc = context_.loc(var->getLocation());
+    edge.accumulators.push_back(accumulator);
+  }
+  // Keep accumulators in declaration order for stable output.
+  std::sort(edge.accumulators.begin(), edge.accumulators.end(),
+            [](const Accumulator& a, const Accumulator& b) {
+              return std::make_pair(a.loc.line, a.loc.column) < std::make_pair(b.loc.line, b.loc.column);
+            });
+  return true;
+}
+
+std::optional<Kernel> KernelBuilder::build_kernel(const FunctionDecl* function) {
+  Kernel kernel;
+  kernel.name = function->getNameAsString();
+  kernel.loc = context_.loc(function->getLocation());
+  if (!function->getReturnType()->isVoidType())
+    context_.error(function->getReturnTypeSourceRange().getBegin(),
+                   "kernels return void; compute values with a reduction (Sum, Min, Max)");
+
+  Scope scope;
+  for (const ParmVarDecl* param : function->parameters()) {
+    const QualType type = param->getType();
+    KernelParam kp;
+    kp.var.name = param->getNameAsString();
+    if (dsl::is_graph(type)) {
+      kp.kind = ParamKind::graph;
+      kp.var.type = "Graph";
+      scope.graph = param;
+    } else if (dsl::is_worklist(type) && type->isLValueReferenceType()) {
+      kp.kind = ParamKind::worklist;
+      kp.var.type = "Worklist";
+    } else if (!type->isReferenceType() && !type->isPointerType() &&
+               (type->isScalarType() || type->isEnumeralType())) {
+      kp.kind = ParamKind::scalar;
+      kp.var.type = context_.type_name(type.getUnqualifiedType());
+    } else {
+      context_.error(param->getLocation(),
+                     "kernel parameter '" + kp.var.name +
+                         "' has an unsupported type: kernels take the graph (const Graph&), "
+                         "worklists (Worklist&) and scalar values");
+      continue;
+    }
+    scope.per_thread.insert(param);
+    kernel.params.push_back(kp);
+  }
+
+  const auto* body = dyn_cast_or_null<CompoundStmt>(function->getBody());
+  if (!body) {
+    context_.error(function->getLocation(), "kernel '" + kernel.name + "' has no body");
+    return std::nullopt;
+  }
+  const CXXForRangeStmt* vertex_loop = nullptr;
+  std::vector<const Stmt*> prologue;
+  for (const Stmt* stmt : body->body()) {
+    const auto* loop = dyn_cast<CXXForRangeStmt>(stmt);
+    const VarDecl* range_var = loop ? dsl::referenced_var(loop->getRangeInit()) : nullptr;
+    const auto member = loop ? dsl::prelude_member_call(loop->getRangeInit()) : std::nullopt;
+    const bool over_nodes = member && member->class_name == "Graph" && member->method == "nodes";
+    const bool over_worklist = range_var && dsl::is_worklist(range_var->getType()) &&
+                               isa<ParmVarDecl>(range_var);
+    if (over_nodes || over_worklist) {
+      if (vertex_loop) {
+        context_.error(stmt->getBeginLoc(),
+                       "a kernel holds one parallel vertex loop; put this loop in a kernel of "
+                       "its own");
+        return std::nullopt;
+      }
+      vertex_loop = loop;
+      if (over_nodes && dsl::referenced_var(member->object) != scope.graph) {
+        context_.error(loop->getRangeInit()->getBeginLoc(),
+                       "the vertex loop must range over the kernel's graph parameter");
+        return std::nullopt;
+      }
+      kernel.loop.domain = over_nodes ? VertexDomain::all_nodes : VertexDomain::worklist;
+      kernel.loop.graph = scope.graph ? scope.graph->getNameAsString() : "";
+      if (over_worklist) {
+        kernel.loop.worklist = range_var->getNameAsString();
+        scope.iterated_worklist = range_var;
+      }
+      continue;
+    }
+    if (vertex_loop) {
+      context_.error(stmt->getBeginLoc(),
+                     "statements after the vertex loop are not supported (every thread would "
+                     "run them); move them into the loop or into another kernel");
+      return std::nullopt;
+    }
+    prologue.push_back(stmt);
+  }
+  if (!vertex_loop) {
+    context_.error(function->getLocation(),
+                   "kernel '" + kernel.name + "' has no parallel loop: write 'for (Node n : "
+                   "g.nodes())' or 'for (Node n : worklist)'");
+    return std::nullopt;
+  }
+  if (!scope.graph) {
+    context_.error(function->getLocation(),
+                   "kernel '" + kernel.name + "' needs the graph as a parameter (const Graph& g)");
+    return std::nullopt;
+  }
+
+  for (const Stmt* stmt : prologue) {
+    RegionVisitor visitor(context_, Region::prologue, nullptr, nullptr, nullptr, false,
+                          scope.per_thread, scope.vertex_locals, nullptr, EdgeDirection::out);
+    visitor.TraverseStmt(const_cast<Stmt*>(stmt));
+    if (const auto* decl = dyn_cast<DeclStmt>(stmt))
+      for (const Decl* d : decl->decls())
+        if (const auto* var = dyn_cast<VarDecl>(d)) scope.per_thread.insert(var);
+  }
+
+  scope.vertex = vertex_loop->getLoopVariable();
+  kernel.loop.vertex_var = scope.vertex->getNameAsString();
+  kernel.loop.loc = context_.loc(vertex_loop->getBeginLoc());
+  kernel.loop.header = context_.original_text(
+      SourceRange(vertex_loop->getBeginLoc(), vertex_loop->getRParenLoc()));
+  checker_.check_kernel_code(body);
+  if (!build_vertex_loop(scope, vertex_loop, vertex_loop->getBody(), kernel.loop, kernel))
+    return std::nullopt;
+  for (const Stmt* stmt : prologue) kernel.prologue.push_back(context_.fragment(stmt));
+  if (context_.has_errors()) return std::nullopt;
+  return kernel;
+}
+
+std::optional<Kernel> KernelBuilder::build_for_all_nodes(const CallExpr* call,
+                                                         const std::string& name,
+                                                         std::vector<std::string>& captured) {
+  const VarDecl* graph = call->getNumArgs() == 2 ? dsl::referenced_var(call->getArg(0)) : nullptr;
+  if (!graph || !dsl::is_graph(graph->getType())) {
+    context_.error(call->getBeginLoc(), "for_all_nodes takes the program's graph first");
+    return std::nullopt;
+  }
+  const auto* lambda = dyn_cast<LambdaExpr>(dsl::strip(call->getArg(1)));
+  if (!lambda || lambda->getCallOperator()->getNumParams() != 1) {
+    context_.error(call->getArg(1)->getBeginLoc(),
+                   "for_all_nodes takes a lambda with one vertex parameter: [&](Node n) { ... }");
+    return std::nullopt;
+  }
+  Kernel kernel;
+  kernel.name = name;
+  kernel.loc = context_.loc(call->getBeginLoc());
+  kernel.from_for_all_nodes = true;
+  kernel.params.push_back({ParamKind::graph, {graph->getNameAsString(), "Graph"}});
+
+  Scope scope;
+  scope.graph = graph;
+  scope.is_lambda = true;
+  scope.vertex = lambda->getCallOperator()->getParamDecl(0);
+  for (const LambdaCapture& capture : lambda->captures()) {
+    if (!capture.capturesVariable()) continue;
+    const auto* var = dyn_cast<VarDecl>(capture.getCapturedVar());
+    if (!var || var == graph) continue;
+    const QualType type = var->getType().getNonReferenceType();
+    if (!type->isScalarType() || type->isPointerType()) {
+      context_.error(capture.getLocation(),
+                     "for_all_nodes body uses '" + var->getNameAsString() +
+                         "', which cannot be passed to the GPU (only the graph and scalar "
+                         "values can)");
+      continue;
+    }
+    kernel.params.push_back({ParamKind::scalar,
+                             {var->getNameAsString(), context_.type_name(type.getUnqualifiedType())}});
+    scope.per_thread.insert(var);
+    captured.push_back(var->getNameAsString());
+  }
+  kernel.loop.domain = VertexDomain::all_nodes;
+  kernel.loop.graph = graph->getNameAsString();
+  kernel.loop.vertex_var = scope.vertex->getNameAsString();
+  kernel.loop.loc = kernel.loc;
+  kernel.loop.header = "for_all_nodes(" + kernel.loop.graph + ", [&](Node " + kernel.loop.vertex_var + ") ...)";
+  checker_.check_kernel_code(lambda->getBody());
+  if (!build_vertex_loop(scope, call, lambda->getBody(), kernel.loop, kernel)) return std::nullopt;
+  return kernel;
+}
+
+}  // namespace irglc

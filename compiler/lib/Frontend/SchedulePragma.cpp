@@ -1,0 +1,99 @@
+//===- SchedulePragma.cpp - #pragma irgl schedule(...) ---------------------===//
+
+#include "SchedulePragma.h"
+
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Lex/Preprocessor.h"
+
+namespace irglc {
+
+using namespace clang;
+
+namespace {
+
+void report(Preprocessor& preprocessor, SourceLocation where, const std::string& message) {
+  DiagnosticsEngine& diags = preprocessor.getDiagnostics();
+  diags.Report(where, diags.getCustomDiagID(DiagnosticsEngine::Error, "%0")) << message;
+}
+
+// Reads tokens up to ',' or ')' at depth 0 and glues their spellings, so
+// `merge-path` and `group:64` come back as one word.
+std::string read_word(Preprocessor& preprocessor, Token& token) {
+  std::string word;
+  while (token.isNot(tok::comma) && token.isNot(tok::r_paren) && token.isNot(tok::eod)) {
+    word += preprocessor.getSpelling(token);
+    preprocessor.Lex(token);
+  }
+  return word;
+}
+
+// Applies `key=value` to an ALB schedule; returns an error message or "".
+std::string apply_option(const std::string& option, Schedule& schedule) {
+  const auto equals = option.find('=');
+  if (equals == std::string::npos) return "expected key=value, found '" + option + "'";
+  const std::string key = option.substr(0, equals), value = option.substr(equals + 1);
+  if (schedule.kind != ScheduleKind::alb)
+    return "option '" + key + "' applies only to schedule 'alb'";
+  if (key == "threshold") {
+    bool digits = !value.empty() && value.size() < 19;
+    for (char c : value) digits = digits && c >= '0' && c <= '9';
+    if (!digits) return "threshold '" + value + "' is not a non-negative integer";
+    schedule.alb_threshold = std::stoull(value);
+    return "";
+  }
+  if (key == "distribution") {
+    if (value == "cyclic") schedule.alb_distribution = AlbDistribution::cyclic;
+    else if (value == "blocked") schedule.alb_distribution = AlbDistribution::blocked;
+    else return "distribution '" + value + "' must be cyclic or blocked";
+    return "";
+  }
+  return "unknown option '" + key + "' (expected threshold or distribution)";
+}
+
+}  // namespace
+
+void SchedulePragmaHandler::HandlePragma(Preprocessor& preprocessor, PragmaIntroducer,
+                                         Token& first) {
+  Token token = first;
+  preprocessor.Lex(token);
+  if (token.isNot(tok::identifier) || preprocessor.getSpelling(token) != "schedule") {
+    report(preprocessor, token.getLocation(),
+           "unknown '#pragma irgl' directive (expected 'schedule(...)')");
+    preprocessor.DiscardUntilEndOfDirective();
+    return;
+  }
+  preprocessor.Lex(token);
+  if (token.isNot(tok::l_paren)) {
+    report(preprocessor, token.getLocation(), "expected '(' after '#pragma irgl schedule'");
+    preprocessor.DiscardUntilEndOfDirective();
+    return;
+  }
+  preprocessor.Lex(token);
+  SchedulePragma pragma;
+  pragma.loc = token.getLocation();
+  const std::string name = read_word(preprocessor, token);
+  if (std::string problem = parse_schedule_name(name, pragma.schedule); !problem.empty()) {
+    report(preprocessor, pragma.loc, problem);
+    preprocessor.DiscardUntilEndOfDirective();
+    return;
+  }
+  while (token.is(tok::comma)) {
+    preprocessor.Lex(token);
+    const SourceLocation option_loc = token.getLocation();
+    if (std::string problem = apply_option(read_word(preprocessor, token), pragma.schedule);
+        !problem.empty()) {
+      report(preprocessor, option_loc, problem);
+      preprocessor.DiscardUntilEndOfDirective();
+      return;
+    }
+  }
+  if (token.isNot(tok::r_paren)) {
+    report(preprocessor, token.getLocation(), "expected ')' to end '#pragma irgl schedule'");
+    preprocessor.DiscardUntilEndOfDirective();
+    return;
+  }
+  preprocessor.DiscardUntilEndOfDirective();
+  out_.push_back(pragma);
+}
+
+}  // namespace irglc

@@ -1,0 +1,322 @@
+//===- IR.cpp - irglc IR helpers -------------------------------------------===//
+
+#include "irglc/IR/IR.h"
+
+#include <sstream>
+
+namespace irglc {
+
+std::string SourceLoc::str() const { return file + ":" + std::to_string(line); }
+
+CodeFragment CodeFragment::text(std::string code, SourceLoc loc) {
+  CodeFragment fragment;
+  fragment.segments.push_back({CodeSegment::Kind::text, std::move(code)});
+  fragment.loc = std::move(loc);
+  fragment.indent_column = loc.column;
+  return fragment;
+}
+
+//===----------------------------------------------------------------------===//
+// Schedules
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct ScheduleName {
+  const char* name;
+  ScheduleKind kind;
+};
+constexpr ScheduleName kScheduleNames[] = {
+    {"thread", ScheduleKind::thread}, {"warp", ScheduleKind::warp},
+    {"block", ScheduleKind::block},   {"group", ScheduleKind::group},
+    {"twc", ScheduleKind::twc},       {"lb", ScheduleKind::lb},
+    {"merge-path", ScheduleKind::merge_path}, {"alb", ScheduleKind::alb},
+};
+}  // namespace
+
+std::string Schedule::name() const {
+  for (const auto& entry : kScheduleNames)
+    if (entry.kind == kind)
+      return kind == ScheduleKind::group ? "group:" + std::to_string(group_size)
+                                         : entry.name;
+  return "?";
+}
+
+std::string schedule_names() {
+  std::string names;
+  for (const auto& entry : kScheduleNames) {
+    if (!names.empty()) names += ", ";
+    names += entry.name;
+    if (entry.kind == ScheduleKind::group) names += ":N";
+  }
+  return names;
+}
+
+std::string parse_schedule_name(const std::string& text, Schedule& schedule) {
+  const auto colon = text.find(':');
+  const std::string base = text.substr(0, colon);
+  for (const auto& entry : kScheduleNames) {
+    if (base != entry.name) continue;
+    schedule = Schedule{};
+    schedule.kind = entry.kind;
+    if (entry.kind != ScheduleKind::group) {
+      if (colon != std::string::npos)
+        return "schedule '" + base + "' takes no ':' argument";
+      return "";
+    }
+    if (colon == std::string::npos)
+      return "schedule 'group' needs a group size, e.g. group:64";
+    const std::string size = text.substr(colon + 1);
+    unsigned long value = 0;
+    bool digits = !size.empty() && size.size() <= 5;
+    for (char c : size) digits = digits && c >= '0' && c <= '9';
+    if (digits) value = std::stoul(size);
+    if (!digits || value < 2 || value > 1024 || (value & (value - 1)) != 0)
+      return "group size '" + size + "' must be a power of two from 2 to 1024";
+    schedule.group_size = static_cast<unsigned>(value);
+    return "";
+  }
+  return "unknown schedule '" + text + "' (expected one of: " + schedule_names() + ")";
+}
+
+bool schedule_implemented(ScheduleKind kind) { return kind == ScheduleKind::thread; }
+
+const char* to_string(AccumulatorOp op) {
+  switch (op) {
+    case AccumulatorOp::sum: return "sum";
+    case AccumulatorOp::min: return "min";
+    case AccumulatorOp::max: return "max";
+    case AccumulatorOp::bit_or: return "or";
+    case AccumulatorOp::bit_and: return "and";
+  }
+  return "?";
+}
+
+const char* to_string(ReductionOp op) {
+  switch (op) {
+    case ReductionOp::sum: return "sum";
+    case ReductionOp::min: return "min";
+    case ReductionOp::max: return "max";
+  }
+  return "?";
+}
+
+std::string ProgramParam::option_name() const {
+  std::string option = "--";
+  for (char c : var.name) option += c == '_' ? '-' : c;
+  return option;
+}
+
+const Field* Module::find_field(const std::string& name) const {
+  for (const auto& field : fields)
+    if (field.name == name) return &field;
+  return nullptr;
+}
+
+const Reduction* Module::find_reduction(const std::string& name) const {
+  for (const auto& reduction : reductions)
+    if (reduction.name == name) return &reduction;
+  return nullptr;
+}
+
+const Kernel* Module::find_kernel(const std::string& name) const {
+  for (const auto& kernel : kernels)
+    if (kernel.name == name) return &kernel;
+  return nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// Rendering
+//===----------------------------------------------------------------------===//
+
+std::string render(const CodeFragment& fragment, const std::string& indent,
+                   const std::string& next_vertex, const std::string& next_edge) {
+  std::string joined;
+  for (const auto& segment : fragment.segments) {
+    switch (segment.kind) {
+      case CodeSegment::Kind::text: joined += segment.text; break;
+      case CodeSegment::Kind::next_vertex: joined += next_vertex; break;
+      case CodeSegment::Kind::next_edge: joined += next_edge; break;
+    }
+  }
+  // Continuation lines keep their indentation relative to the first line.
+  const size_t strip = fragment.indent_column > 0 ? fragment.indent_column - 1 : 0;
+  std::string out;
+  size_t start = 0;
+  bool first = true;
+  while (start <= joined.size()) {
+    size_t end = joined.find('\n', start);
+    if (end == std::string::npos) end = joined.size();
+    std::string line = joined.substr(start, end - start);
+    if (!first) {
+      size_t spaces = 0;
+      while (spaces < strip && spaces < line.size() && line[spaces] == ' ') ++spaces;
+      line.erase(0, spaces);
+    }
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\t')) line.pop_back();
+    if (!line.empty()) out += indent + line;
+    out += '\n';
+    first = false;
+    start = end + 1;
+  }
+  // Drop a trailing empty line produced by text ending in '\n'.
+  while (out.size() >= 2 && out[out.size() - 1] == '\n' && out[out.size() - 2] == '\n')
+    out.pop_back();
+  return out;
+}
+
+namespace {
+
+class Dumper {
+ public:
+  explicit Dumper(std::ostringstream& out) : out_(out) {}
+
+  void module(const Module& m) {
+    out_ << "module " << m.source_file << " program " << m.program_name << "\n";
+    out_ << "graph-needs in-edges=" << (m.graph_needs.in_edges ? "yes" : "no")
+         << " weights=" << weight_name(m.graph_needs.weights) << "\n";
+    for (const auto& field : m.fields)
+      out_ << "field " << field.name << " : " << field.element_type << "  ; " << field.loc.str()
+           << "\n";
+    for (const auto& r : m.reductions)
+      out_ << "reduction " << r.name << " : " << to_string(r.op) << "<" << r.value_type
+           << ">  ; " << r.loc.str() << "\n";
+    for (const auto& decl : m.decls)
+      out_ << (decl.is_function ? "helper-function" : "declaration") << "  ; "
+           << decl.code.loc.str() << "\n";
+    for (const auto& k : m.kernels) kernel(k);
+    driver(m.driver);
+  }
+
+ private:
+  static const char* weight_name(GraphNeeds::Weights w) {
+    switch (w) {
+      case GraphNeeds::Weights::none: return "none";
+      case GraphNeeds::Weights::int32: return "int32";
+      case GraphNeeds::Weights::float32: return "float32";
+    }
+    return "?";
+  }
+
+  static std::string list(const std::vector<std::string>& items) {
+    std::string text;
+    for (const auto& item : items) text += (text.empty() ? "" : ",") + item;
+    return "[" + text + "]";
+  }
+
+  void code(const CodeFragment& fragment, const std::string& indent) {
+    out_ << render(fragment, indent, "<next-vertex>", "<next-edge>");
+  }
+
+  void kernel(const Kernel& k) {
+    out_ << "kernel " << k.name << (k.from_for_all_nodes ? " (for_all_nodes)" : "") << "  ; "
+         << k.loc.str() << "\n";
+    for (const auto& p : k.params) {
+      const char* kind = p.kind == ParamKind::graph      ? "graph"
+                         : p.kind == ParamKind::worklist ? "worklist"
+                                                         : "scalar";
+      out_ << "  param " << kind << " " << p.var.name << " : " << p.var.type << "\n";
+    }
+    out_ << "  fields " << list(k.fields_used) << " reductions " << list(k.reductions_used)
+         << " pushes " << list(k.worklists_pushed) << "\n";
+    for (const auto& fragment : k.prologue) {
+      out_ << "  prologue\n";
+      code(fragment, "    ");
+    }
+    const VertexLoop& loop = k.loop;
+    out_ << "  vertex-loop " << loop.vertex_var << " over "
+         << (loop.domain == VertexDomain::all_nodes ? "nodes(" + loop.graph + ")"
+                                                    : "worklist " + loop.worklist)
+         << "  ; " << loop.loc.str() << "\n";
+    for (const auto& step : loop.pre) {
+      out_ << (step.kind == PreStep::Kind::guard ? "    guard\n" : "    pre\n");
+      code(step.code, "      ");
+    }
+    if (loop.edge_loop) edge_loop(*loop.edge_loop);
+    for (const auto& fragment : loop.post) {
+      out_ << "    post\n";
+      code(fragment, "      ");
+    }
+  }
+
+  void edge_loop(const EdgeLoop& e) {
+    out_ << "    edge-loop " << e.edge_var << " over "
+         << (e.direction == EdgeDirection::out ? "out" : "in") << "-edges(" << e.vertex
+         << ") schedule " << e.schedule.name();
+    if (e.annotation) out_ << " (annotated " << e.annotation->name() << ")";
+    out_ << "  ; " << e.loc.str() << "\n";
+    for (const auto& v : e.closure) out_ << "      closure " << v.name << " : " << v.type << "\n";
+    for (const auto& a : e.accumulators)
+      out_ << "      accumulate " << a.var.name << " : " << a.var.type << " by "
+           << to_string(a.op) << "\n";
+    if (!e.reductions_used.empty()) out_ << "      reductions " << list(e.reductions_used) << "\n";
+    if (!e.worklists_pushed.empty()) out_ << "      pushes " << list(e.worklists_pushed) << "\n";
+    for (const auto& fragment : e.body) {
+      out_ << "      body\n";
+      code(fragment, "        ");
+    }
+  }
+
+  void driver(const Driver& d) {
+    out_ << "driver " << d.name << "(graph " << d.graph_param << ")  ; " << d.loc.str() << "\n";
+    for (const auto& p : d.params)
+      out_ << "  option " << p.option_name() << " : " << p.var.type
+           << (p.is_node ? " (vertex)" : "")
+           << (p.default_value ? " = " + *p.default_value : " (required)") << "\n";
+    block(d.body, "  ");
+  }
+
+  void block(const HostBlock& stmts, const std::string& indent) {
+    for (const auto& s : stmts) host(s, indent);
+  }
+
+  void host(const HostStmt& s, const std::string& indent) {
+    using K = HostStmt::Kind;
+    switch (s.kind) {
+      case K::code:
+        out_ << indent << "code\n";
+        code(s.code, indent + "  ");
+        break;
+      case K::launch:
+        out_ << indent << "launch " << s.kernel << list(s.args) << "\n";
+        break;
+      case K::for_all_nodes:
+        out_ << indent << "for-all-nodes " << s.kernel << list(s.args) << "\n";
+        break;
+      case K::output:
+        out_ << indent << "output " << s.name << "\n";
+        break;
+      case K::pipe_loop:
+        out_ << indent << "pipe-loop " << s.name << "\n";
+        block(s.body, indent + "  ");
+        break;
+      case K::loop:
+        out_ << indent
+             << (s.form == HostStmt::LoopForm::for_loop   ? "for-loop"
+                 : s.form == HostStmt::LoopForm::do_while ? "do-while-loop"
+                                                           : "while-loop")
+             << " (" << s.condition << ")\n";
+        block(s.body, indent + "  ");
+        break;
+      case K::if_else:
+        out_ << indent << "if (" << s.condition << ")\n";
+        block(s.body, indent + "  ");
+        if (!s.else_body.empty()) {
+          out_ << indent << "else\n";
+          block(s.else_body, indent + "  ");
+        }
+        break;
+    }
+  }
+
+  std::ostringstream& out_;
+};
+
+}  // namespace
+
+std::string dump(const Module& module) {
+  std::ostringstream out;
+  Dumper(out).module(module);
+  return out.str();
+}
+
+}  // namespace irglc

@@ -1,0 +1,135 @@
+// Language types shared by every target of irglc: the CPU prelude (irgl.h)
+// and the CUDA runtime (cuda.cuh) build on these, so a statement the compiler
+// copies from a .irgl file means the same on the host and on the GPU.
+//
+// Graph is a trivially copyable view of a CSR graph (and optionally its
+// transpose): on the GPU its pointers are device pointers and it is passed to
+// kernels by value.
+#pragma once
+
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define IRGL_HD __host__ __device__
+#define IRGL_FORCEINLINE __forceinline__
+#else
+#define IRGL_HD
+#define IRGL_FORCEINLINE inline
+#endif
+
+namespace irgl::lang {
+
+using Node = uint32_t;
+using Edge = uint64_t;
+
+// "Unreached" for uint32 vertex data (levels, distances, labels).
+inline constexpr uint32_t INF = 0xffffffffu;
+
+// The type of the value operand of the atomics: taken from the target, so
+// `atomic_add(count[v], 1)` works for any integer target type.
+template <class T>
+struct NonDeducedHelper {
+  using type = T;
+};
+template <class T>
+using NonDeduced = typename NonDeducedHelper<T>::type;
+
+// The integers [first, last) as a range for range-based for loops.
+template <class T>
+class IndexRange {
+ public:
+  class iterator {
+   public:
+    IRGL_HD explicit iterator(T value) : value_(value) {}
+    IRGL_HD T operator*() const { return value_; }
+    IRGL_HD iterator& operator++() {
+      ++value_;
+      return *this;
+    }
+    IRGL_HD bool operator!=(const iterator& other) const { return value_ != other.value_; }
+    IRGL_HD bool operator==(const iterator& other) const { return value_ == other.value_; }
+
+   private:
+    T value_;
+  };
+  IRGL_HD IndexRange(T first, T last) : first_(first), last_(last) {}
+  IRGL_HD iterator begin() const { return iterator(first_); }
+  IRGL_HD iterator end() const { return iterator(last_); }
+  IRGL_HD T size() const { return last_ - first_; }
+
+ private:
+  T first_, last_;
+};
+
+using NodeRange = IndexRange<Node>;
+using EdgeRange = IndexRange<Edge>;
+
+// One direction of adjacency: CSR (out-edges) or CSC (in-edges).
+struct AdjacencyView {
+  const uint64_t* offsets = nullptr;    // num_nodes + 1
+  const Node* neighbors = nullptr;      // destinations (out) or sources (in)
+  const uint32_t* weights = nullptr;    // 32-bit words, or nullptr
+};
+
+// A graph as programs see it. Edge ids index the out-edge arrays, except the
+// ids produced by in_edges(), which index the in-edge arrays: the compiler
+// routes weight() of an in-edge loop variable to in_weight().
+class Graph {
+ public:
+  Graph() = default;
+  IRGL_HD Graph(uint32_t nodes, uint64_t edges, AdjacencyView out, AdjacencyView in)
+      : nodes_(nodes), edges_(edges), out_(out), in_(in) {}
+
+  IRGL_HD uint32_t num_nodes() const { return nodes_; }
+  IRGL_HD uint64_t num_edges() const { return edges_; }
+  IRGL_HD NodeRange nodes() const { return NodeRange(0, nodes_); }
+
+  IRGL_HD EdgeRange out_edges(Node n) const { return EdgeRange(out_.offsets[n], out_.offsets[n + 1]); }
+  IRGL_HD EdgeRange in_edges(Node n) const { return EdgeRange(in_.offsets[n], in_.offsets[n + 1]); }
+  IRGL_HD Edge out_begin(Node n) const { return out_.offsets[n]; }
+  IRGL_HD Edge out_end(Node n) const { return out_.offsets[n + 1]; }
+  IRGL_HD Edge in_begin(Node n) const { return in_.offsets[n]; }
+  IRGL_HD Edge in_end(Node n) const { return in_.offsets[n + 1]; }
+  IRGL_HD uint64_t out_degree(Node n) const { return out_.offsets[n + 1] - out_.offsets[n]; }
+  IRGL_HD uint64_t in_degree(Node n) const { return in_.offsets[n + 1] - in_.offsets[n]; }
+
+  // Destination of out-edge e.
+  IRGL_HD Node dst(Edge e) const { return out_.neighbors[e]; }
+  // Source of in-edge e (an edge id from in_edges()).
+  IRGL_HD Node src(Edge e) const { return in_.neighbors[e]; }
+
+  // Weight of out-edge e as T: int32_t (integer weights) or float.
+  template <class T = int32_t>
+  IRGL_HD T weight(Edge e) const { return word_as<T>(out_.weights[e]); }
+  template <class T = int32_t>
+  IRGL_HD T out_weight(Edge e) const { return word_as<T>(out_.weights[e]); }
+  // Weight of in-edge e.
+  template <class T = int32_t>
+  IRGL_HD T in_weight(Edge e) const { return word_as<T>(in_.weights[e]); }
+
+  IRGL_HD bool has_weights() const { return out_.weights != nullptr; }
+  IRGL_HD bool has_in_edges() const { return in_.offsets != nullptr; }
+  IRGL_HD const AdjacencyView& out() const { return out_; }
+  IRGL_HD const AdjacencyView& in() const { return in_; }
+
+ private:
+  template <class T>
+  IRGL_HD static T word_as(uint32_t word) {
+    static_assert(sizeof(T) == 4, "edge weights are 32-bit words");
+    union {
+      uint32_t word;
+      T value;
+    } pun{word};
+    return pun.value;
+  }
+
+  uint32_t nodes_ = 0;
+  uint64_t edges_ = 0;
+  AdjacencyView out_{};
+  AdjacencyView in_{};
+};
+
+// Values a kernel writes to a program output, for result files.
+enum class OutputKind { vertex_values, scalar };
+
+}  // namespace irgl::lang

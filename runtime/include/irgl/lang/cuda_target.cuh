@@ -1,0 +1,59 @@
+// The target of irglc's CUDA programs: uploads the graph once, then times
+// each run of the driver with CUDA events.
+#pragma once
+
+#include <functional>
+
+#include "irgl/gpu/device_info.h"
+#include "irgl/gpu/timer.h"
+#include "irgl/lang/cuda.cuh"
+#include "irgl/lang/program.h"
+#include "irgl/support/error.h"
+
+namespace irgl::lang {
+
+// What a program allocates on the GPU besides the graph, so that a graph
+// that would leave no room for it is refused before uploading.
+struct DeviceFootprint {
+  uint64_t bytes_per_vertex = 0;  // all NodeData together
+  bool uses_pipe = false;         // two worklists of |E| + |V| items
+  uint64_t bytes(uint64_t vertices, uint64_t edges) const {
+    return bytes_per_vertex * vertices + (uses_pipe ? 2 * 4 * (edges + vertices) : 0);
+  }
+};
+
+class CudaTarget : public ProgramTarget {
+ public:
+  CudaTarget(std::function<void(const Graph&)> driver, DeviceFootprint footprint)
+      : driver_(std::move(driver)), footprint_(footprint) {}
+
+  std::string device_name() override {
+    std::string why;
+    if (!gpu::gpu_available(&why)) throw InputError::in("cuda", "no usable GPU: " + why);
+    return gpu::query_device().name;
+  }
+
+  void prepare(const CsrGraph& graph) override {
+    gpu::UploadOptions options;
+    options.reserve_bytes = footprint_.bytes(graph.num_vertices(), graph.num_edges());
+    device_graph_ = gpu::DeviceGraph(graph, options);
+    view_ = view_of(device_graph_);
+  }
+
+  double run() override {
+    gpu::CudaEventTimer timer;
+    timer.start();
+    driver_(view_);
+    timer.stop();
+    IRGL_CUDA_CHECK(cudaDeviceSynchronize());
+    return timer.elapsed_ms();
+  }
+
+ private:
+  std::function<void(const Graph&)> driver_;
+  DeviceFootprint footprint_;
+  gpu::DeviceGraph device_graph_;
+  Graph view_;
+};
+
+}  // namespace irgl::lang

@@ -1,0 +1,223 @@
+// The irgl language prelude: `#include <irgl.h>` at the top of every .irgl
+// program.
+//
+// A .irgl file is C++17. This header declares what the language adds (graph,
+// per-vertex data, worklists, pipes, reductions, atomics, the `kernel` and
+// `program` markers) so that Clang can type-check programs (irglc and clangd
+// both parse them with it). It is also the runtime of irglc's sequential CPU
+// target (--target=cpu), so every operation here has the sequential meaning
+// the GPU code must reproduce. docs/language.md describes the language.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "common.h"
+#include "outputs.h"
+
+// The markers of .irgl sources (not needed, and not defined, in the code
+// irglc generates, which may use these words as names).
+#ifndef IRGL_GENERATED_CODE
+// Marks a function whose body holds a parallel loop over vertices.
+#define kernel __attribute__((annotate("irgl::kernel")))
+// Marks the host driver: its parameters after the graph become the generated
+// program's command-line options.
+#define program __attribute__((annotate("irgl::program")))
+#endif
+
+namespace irgl::lang {
+
+// One value of type T per vertex. Declared at file scope; the generated
+// driver sizes it for the graph and zero-fills it on every run.
+template <class T>
+class NodeData {
+ public:
+  explicit NodeData(const char* name = "") : name_(name) {}
+
+  T& operator[](Node n) { return values_[n]; }
+  const T& operator[](Node n) const { return values_[n]; }
+
+  // Sizes the data for `nodes` vertices, all T{} (done by the driver).
+  void reset(uint32_t nodes) { values_.assign(nodes, T{}); }
+  const std::string& name() const { return name_; }
+  const std::vector<T>& values() const { return values_; }
+
+ private:
+  std::string name_;
+  std::vector<T> values_;
+};
+
+// A set of vertices to process (data-driven loops iterate over one) or to
+// fill (push). Items may repeat; order is unspecified.
+class Worklist {
+ public:
+  using const_iterator = std::vector<Node>::const_iterator;
+  const_iterator begin() const { return items_.begin(); }
+  const_iterator end() const { return items_.end(); }
+
+  void push(Node n) { items_.push_back(n); }
+  size_t size() const { return items_.size(); }
+  bool empty() const { return items_.empty(); }
+  void clear() { items_.clear(); }
+
+ private:
+  std::vector<Node> items_;
+};
+
+// Two worklists for rounds of data-driven work: kernels read in() and push
+// to out(); swap() makes out the next round's input and empties out.
+class Pipe {
+ public:
+  explicit Pipe(const Graph& graph) : nodes_(graph.num_nodes()) {}
+
+  // Adds a vertex to the current input.
+  void push(Node n) { in_.push(n); }
+  // Adds every vertex to the current input.
+  void push_all() {
+    for (Node n = 0; n < nodes_; ++n) in_.push(n);
+  }
+  bool empty() const { return in_.empty(); }
+  size_t size() const { return in_.size(); }
+  Worklist& in() { return in_; }
+  Worklist& out() { return out_; }
+  void swap() {
+    std::swap(in_, out_);
+    out_.clear();
+    ++rounds_;
+  }
+  // Number of swap() calls so far.
+  uint64_t rounds() const { return rounds_; }
+
+ private:
+  uint32_t nodes_;
+  Worklist in_, out_;
+  uint64_t rounds_ = 0;
+};
+
+struct SumOp {
+  template <class T>
+  static T combine(T a, T b) { return a + b; }
+};
+struct MinOp {
+  template <class T>
+  static T combine(T a, T b) { return b < a ? b : a; }
+};
+struct MaxOp {
+  template <class T>
+  static T combine(T a, T b) { return a < b ? b : a; }
+};
+
+// A global reduction: kernels combine values into it, the driver resets it
+// (r = v) and reads it (r.value()).
+template <class T, class Op>
+class Reduction {
+ public:
+  explicit Reduction(const char* name = "") : name_(name) {}
+  Reduction& operator=(T value) {
+    value_ = value;
+    return *this;
+  }
+  void reduce(T value) { value_ = Op::combine(value_, value); }
+  T value() const { return value_; }
+  operator T() const { return value_; }
+  const std::string& name() const { return name_; }
+
+ private:
+  std::string name_;
+  T value_{};
+};
+
+template <class T>
+class Sum : public Reduction<T, SumOp> {
+ public:
+  using Reduction<T, SumOp>::Reduction;
+  using Reduction<T, SumOp>::operator=;
+  Sum& operator+=(T value) {
+    this->reduce(value);
+    return *this;
+  }
+};
+template <class T>
+class Min : public Reduction<T, MinOp> {
+ public:
+  using Reduction<T, MinOp>::Reduction;
+  using Reduction<T, MinOp>::operator=;
+};
+template <class T>
+class Max : public Reduction<T, MaxOp> {
+ public:
+  using Reduction<T, MaxOp>::Reduction;
+  using Reduction<T, MaxOp>::operator=;
+};
+
+// Atomic read-modify-write on vertex data; each returns the value before
+// the operation. (Sequential here; atomic on the GPU.)
+template <class T>
+T atomic_min(T& target, NonDeduced<T> value) {
+  const T old = target;
+  if (value < old) target = value;
+  return old;
+}
+template <class T>
+T atomic_max(T& target, NonDeduced<T> value) {
+  const T old = target;
+  if (old < value) target = value;
+  return old;
+}
+template <class T>
+T atomic_add(T& target, NonDeduced<T> value) {
+  const T old = target;
+  target = old + value;
+  return old;
+}
+template <class T>
+T atomic_sub(T& target, NonDeduced<T> value) {
+  const T old = target;
+  target = old - value;
+  return old;
+}
+template <class T>
+T atomic_exch(T& target, NonDeduced<T> value) {
+  const T old = target;
+  target = value;
+  return old;
+}
+// Stores `desired` when the target equals `expected`.
+template <class T>
+T atomic_cas(T& target, NonDeduced<T> expected, NonDeduced<T> desired) {
+  const T old = target;
+  if (old == expected) target = desired;
+  return old;
+}
+
+// Runs body(n) for every vertex n, in parallel on the GPU (driver only).
+template <class Body>
+void for_all_nodes(const Graph& graph, Body&& body) {
+  for (Node n = 0; n < graph.num_nodes(); ++n) body(n);
+}
+
+// Makes vertex data or an integer reduction's value a result of the program.
+template <class T>
+void output(const NodeData<T>& data) {
+  record_output(data.name(), [&data](OutputWriter& writer) {
+    writer.vertex_values(data.name(), data.values());
+  });
+}
+template <class T, class Op>
+void output(const Reduction<T, Op>& reduction) {
+  static_assert(std::is_integral_v<T>, "output() takes integer reductions");
+  record_output(reduction.name(), [&reduction](OutputWriter& writer) {
+    writer.scalar(reduction.name(), static_cast<uint64_t>(reduction.value()));
+  });
+}
+
+}  // namespace irgl::lang
+
+using namespace irgl::lang;

@@ -1,0 +1,46 @@
+// Program outputs, shared by every target's runtime: output(...) statements
+// record which data is a result; the generated main writes the recorded data
+// after the timed runs, so copying results never counts in a run's time.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace irgl::lang {
+
+// Receives the recorded outputs' data.
+class OutputWriter {
+ public:
+  virtual ~OutputWriter() = default;
+  virtual void vertex_values(const std::string& name, const std::vector<uint32_t>& values) = 0;
+  virtual void vertex_values(const std::string& name, const std::vector<int32_t>& values) = 0;
+  virtual void vertex_values(const std::string& name, const std::vector<uint64_t>& values) = 0;
+  virtual void vertex_values(const std::string& name, const std::vector<int64_t>& values) = 0;
+  virtual void vertex_values(const std::string& name, const std::vector<float>& values) = 0;
+  virtual void vertex_values(const std::string& name, const std::vector<double>& values) = 0;
+  virtual void scalar(const std::string& name, uint64_t value) = 0;
+};
+
+// The outputs recorded by the current run, in order; each writes its data
+// when called. Cleared by the generated main before every run.
+struct RecordedOutput {
+  std::string name;
+  std::function<void(OutputWriter&)> write;
+};
+inline std::vector<RecordedOutput>& recorded_outputs() {
+  static std::vector<RecordedOutput> outputs;
+  return outputs;
+}
+inline void record_output(std::string name, std::function<void(OutputWriter&)> write) {
+  auto& outputs = recorded_outputs();
+  for (auto& output : outputs)
+    if (output.name == name) {
+      output.write = std::move(write);
+      return;
+    }
+  outputs.push_back({std::move(name), std::move(write)});
+}
+
+}  // namespace irgl::lang

@@ -1,0 +1,75 @@
+// Host-side parts of the CUDA language runtime (irgl/lang/cuda.cuh).
+
+#include "irgl/gpu/device_info.h"
+#include "irgl/lang/cuda.cuh"
+
+namespace irgl::lang {
+
+Graph view_of(const gpu::DeviceGraph& graph) {
+  const gpu::GraphView view = graph.view();
+  const AdjacencyView out{view.out.offsets, view.out.neighbors, view.out.weight_words};
+  AdjacencyView in{};
+  if (view.in.present()) in = {view.in.offsets, view.in.neighbors, view.in.weight_words};
+  return Graph(graph.num_vertices(), graph.num_edges(), out, in);
+}
+
+namespace {
+
+__global__ void push_vertex_kernel(gpu::SparseQueueView queue, Node n) { queue.push(n); }
+
+__global__ void push_all_kernel(gpu::SparseQueueView queue, uint32_t nodes, uint64_t first) {
+  const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
+  for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < nodes; i += stride)
+    queue.write(first + i, static_cast<Node>(i));
+}
+
+// Reserves `count` slots with one thread, so that the fill kernel writes
+// consecutive slots.
+__global__ void reserve_kernel(gpu::SparseQueueView queue, uint64_t count, uint64_t* first) {
+  *first = queue.reserve(count);
+}
+
+}  // namespace
+
+void push_vertex(const gpu::SparseQueueView& queue, Node n, cudaStream_t stream) {
+  push_vertex_kernel<<<1, 1, 0, stream>>>(queue, n);
+  IRGL_CUDA_CHECK_LAUNCH();
+}
+
+void push_all_vertices(const gpu::SparseQueueView& queue, uint32_t nodes, cudaStream_t stream) {
+  gpu::DeviceBuffer<uint64_t> first(1);
+  reserve_kernel<<<1, 1, 0, stream>>>(queue, nodes, first.data());
+  IRGL_CUDA_CHECK_LAUNCH();
+  uint64_t host_first = 0;
+  first.download(&host_first, 1, stream);
+  const unsigned threads = 256;
+  const unsigned blocks = static_cast<unsigned>(std::min<uint64_t>((nodes + threads - 1) / threads, 65535));
+  if (blocks > 0) push_all_kernel<<<blocks, threads, 0, stream>>>(queue, nodes, host_first);
+  IRGL_CUDA_CHECK_LAUNCH();
+}
+
+namespace {
+uint64_t pipe_capacity(const Graph& graph) {
+  const uint64_t wanted = graph.num_edges() + graph.num_nodes() + 1;
+  return std::min<uint64_t>(wanted, uint64_t{1} << 34);
+}
+}  // namespace
+
+Pipe::Pipe(const Graph& graph) : pipe_(pipe_capacity(graph)), nodes_(graph.num_nodes()) {}
+
+uint64_t Pipe::size() {
+  const gpu::PipeSizes sizes = pipe_.read_sizes();
+  if (sizes.in.overflow || sizes.out.overflow)
+    throw std::runtime_error("worklist overflow: a round pushed " +
+                             std::to_string(std::max(sizes.in.pushed, sizes.out.pushed)) +
+                             " items, more than the capacity of " +
+                             std::to_string(pipe_.capacity()));
+  return sizes.in.size;
+}
+
+unsigned multiprocessor_count() {
+  static const unsigned count = static_cast<unsigned>(gpu::query_device().sm_count);
+  return count;
+}
+
+}  // namespace irgl::lang

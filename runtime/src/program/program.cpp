@@ -1,0 +1,252 @@
+#include "irgl/lang/program.h"
+
+#include <algorithm>
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "irgl/lang/outputs.h"
+#include "irgl/options/graph_options.h"
+#include "irgl/results/result_writer.h"
+#include "irgl/support/error.h"
+
+namespace po = boost::program_options;
+
+namespace irgl::lang {
+
+namespace {
+
+std::string option_name(const std::string& name) {
+  std::string option = name;
+  std::replace(option.begin(), option.end(), '_', '-');
+  return option;
+}
+
+template <class T>
+po::typed_value<T>* typed(const ProgramParameter& parameter) {
+  auto* value = po::value<T>(static_cast<T*>(parameter.value));
+  if (parameter.required) return value->required();
+  return value->default_value(*static_cast<T*>(parameter.value), parameter.default_text);
+}
+
+void add_parameter(po::options_description& description, const ProgramParameter& parameter) {
+  using Type = ProgramParameter::Type;
+  const std::string name = option_name(parameter.name);
+  const std::string help = parameter.is_node ? "a vertex id" : "a program parameter";
+  po::value_semantic* semantic = nullptr;
+  switch (parameter.type) {
+    case Type::u32: semantic = typed<uint32_t>(parameter); break;
+    case Type::i32: semantic = typed<int32_t>(parameter); break;
+    case Type::u64: semantic = typed<uint64_t>(parameter); break;
+    case Type::i64: semantic = typed<int64_t>(parameter); break;
+    case Type::f32: semantic = typed<float>(parameter); break;
+    case Type::f64: semantic = typed<double>(parameter); break;
+    case Type::boolean: semantic = typed<bool>(parameter); break;
+  }
+  description.add_options()(name.c_str(), semantic, help.c_str());
+}
+
+// The value of a parameter as text, for result file headers.
+std::string parameter_text(const ProgramParameter& parameter) {
+  using Type = ProgramParameter::Type;
+  char buffer[64];
+  switch (parameter.type) {
+    case Type::u32: return std::to_string(*static_cast<uint32_t*>(parameter.value));
+    case Type::i32: return std::to_string(*static_cast<int32_t*>(parameter.value));
+    case Type::u64: return std::to_string(*static_cast<uint64_t*>(parameter.value));
+    case Type::i64: return std::to_string(*static_cast<int64_t*>(parameter.value));
+    case Type::f32:
+      std::snprintf(buffer, sizeof buffer, "%.9g", *static_cast<float*>(parameter.value));
+      return buffer;
+    case Type::f64:
+      std::snprintf(buffer, sizeof buffer, "%.17g", *static_cast<double*>(parameter.value));
+      return buffer;
+    case Type::boolean: return *static_cast<bool*>(parameter.value) ? "1" : "0";
+  }
+  return "";
+}
+
+uint64_t node_value(const ProgramParameter& parameter) {
+  using Type = ProgramParameter::Type;
+  switch (parameter.type) {
+    case Type::u32: return *static_cast<uint32_t*>(parameter.value);
+    case Type::u64: return *static_cast<uint64_t*>(parameter.value);
+    default: return 0;
+  }
+}
+
+// Writes recorded outputs as result files: the first to `path`, any others
+// to `path.NAME`.
+class ResultFileWriter : public OutputWriter {
+ public:
+  ResultFileWriter(std::string path, std::string algorithm, uint64_t vertices,
+                   ResultWriteOptions options)
+      : path_(std::move(path)),
+        algorithm_(std::move(algorithm)),
+        vertices_(vertices),
+        options_(std::move(options)) {}
+
+  void vertex_values(const std::string& n, const std::vector<uint32_t>& v) override { write(n, v); }
+  void vertex_values(const std::string& n, const std::vector<int32_t>& v) override { write(n, v); }
+  void vertex_values(const std::string& n, const std::vector<uint64_t>& v) override { write(n, v); }
+  void vertex_values(const std::string& n, const std::vector<int64_t>& v) override { write(n, v); }
+  void vertex_values(const std::string& n, const std::vector<float>& v) override { write(n, v); }
+  void vertex_values(const std::string& n, const std::vector<double>& v) override { write(n, v); }
+  void scalar(const std::string& name, uint64_t value) override {
+    const std::string path = next_path(name);
+    write_scalar_result(path, algorithm_, value, vertices_, options_);
+    written.push_back(path + " (" + name + ")");
+  }
+
+  std::vector<std::string> written;
+
+ private:
+  std::string next_path(const std::string& name) {
+    return count_++ == 0 ? path_ : path_ + "." + name;
+  }
+  template <class T>
+  void write(const std::string& name, const std::vector<T>& values) {
+    const std::string path = next_path(name);
+    write_vertex_result(path, algorithm_, values, options_);
+    written.push_back(path + " (" + name + ")");
+  }
+
+  std::string path_, algorithm_;
+  uint64_t vertices_;
+  ResultWriteOptions options_;
+  unsigned count_ = 0;
+};
+
+double milliseconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+LoadOptions graph_load_options(const GraphOptionValues& values,
+                               const ProgramDescription& description) {
+  LoadOptions options = to_load_options(values);
+  if (description.needs_in_edges) options.build.transpose = true;
+  if (description.weights != WeightType::none) {
+    const WeightType requested = options.build.weights.convert_to;
+    if (requested != WeightType::none && requested != description.weights)
+      throw InputError::in("--weight-type", description.name + " reads its weights as " +
+                                                to_string(description.weights));
+    options.build.weights.convert_to = description.weights;
+  }
+  return options;
+}
+
+void check_graph(const CsrGraph& graph, const std::string& source,
+                 const ProgramDescription& description) {
+  if (description.weights != WeightType::none && !graph.has_weights())
+    throw InputError::in(source, description.name +
+                                     " reads edge weights, but the graph has none: load them "
+                                     "with --weights=unit or --weights=hash[:MAX]");
+  for (const ProgramParameter& parameter : description.parameters)
+    if (parameter.is_node && node_value(parameter) >= graph.num_vertices())
+      throw InputError::in("--" + option_name(parameter.name),
+                           "vertex " + std::to_string(node_value(parameter)) +
+                               " is out of range: the graph has " +
+                               std::to_string(graph.num_vertices()) + " vertices");
+}
+
+struct TimeSummary {
+  double median, min, max;
+};
+
+TimeSummary summarize(std::vector<double> times) {
+  std::sort(times.begin(), times.end());
+  const size_t n = times.size();
+  const double median = n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
+  return {median, times.front(), times.back()};
+}
+
+}  // namespace
+
+int run_program(int argc, char** argv, const ProgramDescription& description,
+                ProgramTarget& target) {
+  auto body = [&](int argc, char** argv) -> int {
+    GraphOptionValues graph_values;
+    std::string graph_source, output;
+    unsigned runs = 1, warmup = 0;
+    bool force = false;
+    po::options_description options(description.name + " (generated by irglc from " +
+                                    description.source + ", target " + description.target +
+                                    ")\nUsage: " + description.name +
+                                    " [options] GRAPH\nOptions");
+    options.add_options()("help,h", "show this help")(
+        "graph", po::value(&graph_source), "graph file or generator spec (rmat:, grid:, uniform:)")(
+        "output,o", po::value(&output), "write the results to this file (checker format)")(
+        "force", po::bool_switch(&force), "replace an existing --output file")(
+        "runs", po::value(&runs)->default_value(1), "timed runs of the whole driver")(
+        "warmup", po::value(&warmup)->default_value(0), "untimed runs before them");
+    po::options_description parameters("Program parameters");
+    for (const ProgramParameter& parameter : description.parameters)
+      add_parameter(parameters, parameter);
+    po::options_description graph_options("Graph loading");
+    add_graph_options(graph_options, graph_values);
+    options.add(parameters).add(graph_options);
+    po::positional_options_description positional;
+    positional.add("graph", 1);
+
+    const bool help = std::any_of(argv + 1, argv + argc, [](const char* arg) {
+      return std::string(arg) == "--help" || std::string(arg) == "-h";
+    });
+    if (help) {
+      std::cout << options << "\nSchedules: " << description.schedules << "\n";
+      return 0;
+    }
+    parse_command_line(description.name, argc, argv, options, &positional);
+    if (graph_source.empty())
+      throw InputError::in(description.name, "no graph given (see --help)");
+    if (runs == 0) throw InputError::in("--runs", "must be at least 1");
+
+    const auto load_start = std::chrono::steady_clock::now();
+    const LoadOptions load_options = graph_load_options(graph_values, description);
+    const CsrGraph graph = load_graph(graph_source, load_options);
+    const double load_ms = milliseconds_since(load_start);
+    check_graph(graph, graph_source, description);
+
+    const std::string device = target.device_name();
+    std::cout << "program " << description.name << " (" << description.source << "), target "
+              << description.target << " on " << device << "\n";
+    const auto prepare_start = std::chrono::steady_clock::now();
+    target.prepare(graph);
+    const double prepare_ms = milliseconds_since(prepare_start);
+    std::printf("graph %s: %llu vertices, %llu edges (load %.1f ms, prepare %.1f ms)\n",
+                graph_source.c_str(), static_cast<unsigned long long>(graph.num_vertices()),
+                static_cast<unsigned long long>(graph.num_edges()), load_ms, prepare_ms);
+
+    for (unsigned i = 0; i < warmup; ++i) {
+      recorded_outputs().clear();
+      target.run();
+    }
+    std::vector<double> times;
+    for (unsigned i = 0; i < runs; ++i) {
+      recorded_outputs().clear();
+      times.push_back(target.run());
+      std::printf("run %u: %.3f ms\n", i + 1, times.back());
+    }
+    const TimeSummary summary = summarize(times);
+    std::printf("time: median %.3f ms, min %.3f ms, max %.3f ms over %u run%s\n", summary.median,
+                summary.min, summary.max, runs, runs == 1 ? "" : "s");
+
+    if (!output.empty()) {
+      ResultWriteOptions write_options;
+      write_options.overwrite = force;
+      for (const ProgramParameter& parameter : description.parameters)
+        write_options.fields.push_back({parameter.name, parameter_text(parameter)});
+      ResultFileWriter writer(output, description.name, graph.num_vertices(), write_options);
+      for (const RecordedOutput& recorded : recorded_outputs()) recorded.write(writer);
+      for (const std::string& written : writer.written) std::cout << "output " << written << "\n";
+      if (writer.written.empty())
+        throw InputError::in(description.name, "the program produced no output()");
+    }
+    std::cout.flush();
+    return 0;
+  };
+  return run_tool_main(description.name, body, argc, argv);
+}
+
+}  // namespace irgl::lang
