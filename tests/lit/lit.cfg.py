@@ -3,6 +3,9 @@
 # Substitutions:  %inputs   tests/inputs (shared test inputs, bad-input corpus)
 #                 %data     tests/data (small real graphs)
 #                 %datasets the real datasets (../shared/datasets)
+#                 %examples lang-examples/
+#                 %cpu-cxx SRC -o OUT %cpu-libs    build a generated CPU program
+#                 %cuda-cxx SRC -o OUT %cuda-libs  build a generated CUDA program
 # Features:       datasets  the datasets directory exists
 #                 gpu       a CUDA GPU is usable (nvidia-smi lists one)
 import os
@@ -26,9 +29,15 @@ for var in ["HOME", "TMPDIR", "CUDA_VISIBLE_DEVICES"]:
         config.environment[var] = os.environ[var]
 
 source = config.irgl_source_root
+# Longer names first: lit substitutes in order, and %data is a prefix of %datasets.
+config.substitutions.append(("%datasets", config.datasets_dir))
 config.substitutions.append(("%inputs", os.path.join(source, "tests", "inputs")))
 config.substitutions.append(("%data", os.path.join(source, "tests", "data")))
-config.substitutions.append(("%datasets", config.datasets_dir))
+config.substitutions.append(("%examples", os.path.join(source, "lang-examples")))
+config.substitutions.append(("%cpu-cxx", config.cxx + " -O1 -std=c++17 -static-libstdc++ -static-libgcc " + config.irgl_includes))
+config.substitutions.append(("%cpu-libs", config.irgl_host_libs))
+config.substitutions.append(("%cuda-cxx", config.nvcc + " -O2 -std=c++17 --expt-relaxed-constexpr -arch=sm_" + config.cuda_arch + " -Xcompiler=-static-libstdc++,-static-libgcc " + config.irgl_includes))
+config.substitutions.append(("%cuda-libs", config.irgl_gpu_libs))
 config.substitutions.append(("%nvcc", config.nvcc))
 config.substitutions.append(("%cuda_arch", config.cuda_arch))
 

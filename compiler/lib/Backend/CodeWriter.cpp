@@ -2,7 +2,9 @@
 
 #include "CodeWriter.h"
 
+#include <algorithm>
 #include <set>
+#include <utility>
 
 namespace irglc {
 
@@ -22,6 +24,11 @@ void CodeWriter::open(const std::string& text) {
 void CodeWriter::close(const std::string& text) {
   if (depth_ > 0) --depth_;
   line(text);
+}
+
+void CodeWriter::reopen(const std::string& text) {
+  close(text);
+  ++depth_;
 }
 
 void CodeWriter::comment(const std::string& text) { line("// " + text); }
@@ -53,11 +60,54 @@ void write_user_includes(CodeWriter& out, const Module& module) {
   for (const auto& macro : module.macros) out.line(macro);
 }
 
-void write_user_declarations(CodeWriter& out, const Module& module) {
-  for (const UserDecl& decl : module.decls) {
-    out.line();
-    out.comment(where(decl.code.loc));
-    out.fragment(decl.code);
+namespace {
+const char* reduction_class(ReductionOp op) {
+  switch (op) {
+    case ReductionOp::sum: return "Sum";
+    case ReductionOp::min: return "Min";
+    case ReductionOp::max: return "Max";
+  }
+  return "Sum";
+}
+}  // namespace
+
+void write_file_scope_declarations(CodeWriter& out, const Module& module) {
+  struct Item {
+    const SourceLoc* loc;
+    const Field* field;
+    const Reduction* reduction;
+    const UserDecl* decl;
+  };
+  std::vector<Item> items;
+  for (const Field& field : module.fields) items.push_back({&field.loc, &field, nullptr, nullptr});
+  for (const Reduction& reduction : module.reductions)
+    items.push_back({&reduction.loc, nullptr, &reduction, nullptr});
+  for (const UserDecl& decl : module.decls)
+    items.push_back({&decl.code.loc, nullptr, nullptr, &decl});
+  std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
+    return std::make_pair(a.loc->line, a.loc->column) < std::make_pair(b.loc->line, b.loc->column);
+  });
+  // User declarations are set off by a blank line; runs of vertex data and
+  // reductions are kept together.
+  bool after_decl = false;
+  for (size_t i = 0; i < items.size(); ++i) {
+    const Item& item = items[i];
+    if (item.decl) {
+      if (i > 0) out.line();
+      out.comment(where(item.decl->code.loc));
+      out.fragment(item.decl->code);
+      after_decl = true;
+      continue;
+    }
+    if (after_decl) out.line();
+    after_decl = false;
+    if (item.field)
+      out.line("NodeData<" + item.field->element_type + "> " + item.field->name + "(\"" +
+               item.field->name + "\");  // " + where(item.field->loc));
+    else
+      out.line(std::string(reduction_class(item.reduction->op)) + "<" +
+               item.reduction->value_type + "> " + item.reduction->name + "(\"" +
+               item.reduction->name + "\");  // " + where(item.reduction->loc));
   }
 }
 
@@ -145,8 +195,7 @@ void write_host_stmt(CodeWriter& out, const HostStmt& stmt) {
       out.open("if (" + stmt.condition + ") {");
       write_host_block(out, stmt.body);
       if (!stmt.else_body.empty()) {
-        out.close("} else {");
-        out.open("");
+        out.reopen("} else {");
         write_host_block(out, stmt.else_body);
       }
       out.close();

@@ -17,6 +17,8 @@ class CodeWriter {
   void open(const std::string& text);
   // Unindents, then writes `text`.
   void close(const std::string& text = "}");
+  // Unindents, writes `text` and indents again: "} else {".
+  void reopen(const std::string& text);
   // "// <text>" at the current indentation.
   void comment(const std::string& text);
   // A copied fragment; holes become `next_vertex` / `next_edge`.
@@ -37,9 +39,12 @@ std::string where(const SourceLoc& loc);
 // The first line of every generated file.
 void write_banner(CodeWriter& out, const Module& module, const BackendOptions& options,
                   const std::string& description);
-// The user's #include and #define lines, then the file-scope declarations.
+// The user's #include and #define lines.
 void write_user_includes(CodeWriter& out, const Module& module);
-void write_user_declarations(CodeWriter& out, const Module& module);
+// The file-scope declarations in source order: vertex data, reductions and
+// the user's declarations (vertex data may hold the user's types, so the
+// order matters).
+void write_file_scope_declarations(CodeWriter& out, const Module& module);
 
 // The driver function (same text for every target: kernels are called by
 // their launchers' names).

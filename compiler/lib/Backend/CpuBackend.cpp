@@ -56,17 +56,7 @@ GeneratedCode generate_cpu(const Module& module, const BackendOptions& options) 
   out.line();
   out.line("namespace " + program_namespace(module) + " {");
   out.line();
-  for (const Field& field : module.fields)
-    out.line("NodeData<" + field.element_type + "> " + field.name + "(\"" + field.name +
-             "\");  // " + where(field.loc));
-  for (const Reduction& reduction : module.reductions) {
-    const char* op = reduction.op == ReductionOp::sum ? "Sum"
-                     : reduction.op == ReductionOp::min ? "Min"
-                                                        : "Max";
-    out.line(std::string(op) + "<" + reduction.value_type + "> " + reduction.name + "(\"" +
-             reduction.name + "\");  // " + where(reduction.loc));
-  }
-  write_user_declarations(out, module);
+  write_file_scope_declarations(out, module);
   for (const Kernel& kernel : module.kernels) write_kernel(out, kernel);
   write_driver(out, module, false);
   out.line();

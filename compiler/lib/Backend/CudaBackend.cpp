@@ -27,15 +27,6 @@ const char* reduction_op_type(ReductionOp op) {
   return "SumOp";
 }
 
-const char* reduction_class(ReductionOp op) {
-  switch (op) {
-    case ReductionOp::sum: return "Sum";
-    case ReductionOp::min: return "Min";
-    case ReductionOp::max: return "Max";
-  }
-  return "Sum";
-}
-
 std::string kernel_params(const Module& module, const Kernel& kernel) {
   std::string params;
   auto add = [&](const std::string& param) { params += (params.empty() ? "" : ", ") + param; };
@@ -229,13 +220,7 @@ GeneratedCode generate_cuda(const Module& module, const BackendOptions& options)
   out.line();
   out.line("using namespace irgl::lang;");
   out.line();
-  for (const Field& field : module.fields)
-    out.line("NodeData<" + field.element_type + "> " + field.name + "(\"" + field.name +
-             "\");  // " + where(field.loc));
-  for (const Reduction& reduction : module.reductions)
-    out.line(std::string(reduction_class(reduction.op)) + "<" + reduction.value_type + "> " +
-             reduction.name + "(\"" + reduction.name + "\");  // " + where(reduction.loc));
-  write_user_declarations(out, module);
+  write_file_scope_declarations(out, module);
   for (const Kernel& kernel : module.kernels) write_kernel(out, module, kernel, options.block_threads);
   write_driver(out, module, false);
   if (library) write_library_entry(out, module, outputs);

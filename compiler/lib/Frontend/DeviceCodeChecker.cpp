@@ -77,7 +77,9 @@ class DeviceCodeVisitor : public RecursiveASTVisitor<DeviceCodeVisitor> {
     return true;
   }
   bool VisitAsmStmt(AsmStmt* stmt) {
-    context_.error(stmt->getBeginLoc(), "inline assembly is not supported in GPU code");
+    // AsmStmt::getBeginLoc() is not virtual and returns an invalid location;
+    // the `asm` keyword's location is what the subclasses report.
+    context_.error(stmt->getAsmLoc(), "inline assembly is not supported in GPU code");
     return true;
   }
   bool VisitVarDecl(VarDecl* var) {
@@ -216,6 +218,7 @@ void DeviceCodeChecker::check_kernel_code(const Stmt* body) {
 
 void DeviceCodeChecker::check_helper(const FunctionDecl* helper) {
   if (!helpers_.insert(helper).second) return;
+  helpers_in_call_order_.push_back(helper);
   DeviceCodeVisitor visitor(*this, helper, true);
   visitor.TraverseStmt(helper->getBody());
 }
@@ -244,7 +247,7 @@ void DeviceCodeChecker::check_recursion() {
     }
     state[function] = State::done;
   };
-  for (const FunctionDecl* helper : helpers_)
+  for (const FunctionDecl* helper : helpers_in_call_order_)
     if (state[helper] == State::unvisited) visit(helper);
 }
 

@@ -45,6 +45,10 @@ class DeviceCodeChecker {
 
   FrontendContext& context_;
   std::set<const clang::FunctionDecl*> helpers_;
+  // helpers_ in the order they were first called, so that the recursion
+  // search (and which call of a cycle it reports) does not depend on
+  // pointer values.
+  std::vector<const clang::FunctionDecl*> helpers_in_call_order_;
   struct CallSite {
     const clang::FunctionDecl* callee;
     const clang::CallExpr* call;

@@ -107,7 +107,9 @@ std::optional<MemberCall> prelude_member_call(const Expr* expr) {
   }
   MemberCall result;
   result.object = call->getImplicitObjectArgument();
-  result.class_name = prelude_class(result.object->getType());
+  // The object's own class, not the base class an inherited method was
+  // found in (`max.reduce(x)` is on Max, not on Reduction).
+  result.class_name = prelude_class(strip(result.object)->getType());
   if (result.class_name.empty()) return std::nullopt;
   result.method = method->getNameAsString();
   return result;

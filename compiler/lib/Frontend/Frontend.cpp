@@ -150,13 +150,23 @@ class ModuleBuilder : public ASTConsumer {
                     "'program void bfs(Graph& g, Node source = 0) { ... }'");
   }
 
-  // Marks a function (or a class's methods) for host and device.
+  // Marks a function (or a class's methods, or a namespace's functions) for
+  // host and device.
   void mark_host_device(const Decl* decl, FrontendContext& context) {
     auto mark = [&](const FunctionDecl* function) {
-      if (function->isImplicit() || !function->doesThisDeclarationHaveABody()) return;
+      // Declarations too (nvcc warns when a __host__ declaration is defined
+      // __host__ __device__), but only of functions this file defines.
+      const FunctionDecl* definition = function->getDefinition();
+      if (function->isImplicit() || !definition ||
+          !context.in_main_file(definition->getLocation()))
+        return;
       context.rewriter().InsertTextBefore(
           context.sources().getExpansionLoc(function->getInnerLocStart()), "IRGL_HD ");
     };
+    if (const auto* ns = dyn_cast<NamespaceDecl>(decl)) {
+      for (const Decl* member : ns->decls()) mark_host_device(member, context);
+      return;
+    }
     if (const auto* function = dyn_cast<FunctionDecl>(decl)) mark(function);
     if (const auto* tmpl = dyn_cast<FunctionTemplateDecl>(decl)) mark(tmpl->getTemplatedDecl());
     const CXXRecordDecl* record = dyn_cast<CXXRecordDecl>(decl);

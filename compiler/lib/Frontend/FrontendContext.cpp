@@ -13,8 +13,11 @@ using namespace clang;
 namespace {
 // Markers the Rewriter writes in place of hole keywords; fragment() splits
 // the text at them. Control characters never occur in C++ source.
-constexpr char kNextVertexMarker[] = "\x01V\x01";
-constexpr char kNextEdgeMarker[] = "\x01E\x01";
+// (Split literals: "\x01E" would be the single character 0x1E.)
+constexpr char kNextVertexMarker[] = "\x01" "V" "\x01";
+constexpr char kNextEdgeMarker[] = "\x01" "E" "\x01";
+constexpr size_t kMarkerLength = sizeof kNextVertexMarker - 1;
+static_assert(sizeof kNextEdgeMarker - 1 == kMarkerLength, "markers of one length");
 }  // namespace
 
 FrontendContext::FrontendContext(ASTContext& ast, std::vector<SchedulePragma> pragmas)
@@ -113,7 +116,7 @@ CodeFragment FrontendContext::fragment(const Stmt* stmt) {
     if (at > start) result.segments.push_back({CodeSegment::Kind::text, code.substr(start, at - start)});
     result.segments.push_back({at == vertex ? CodeSegment::Kind::next_vertex
                                             : CodeSegment::Kind::next_edge, ""});
-    start = at + 3;
+    start = at + kMarkerLength;
   }
   return result;
 }

@@ -16,6 +16,13 @@ void report(Preprocessor& preprocessor, SourceLocation where, const std::string&
   diags.Report(where, diags.getCustomDiagID(DiagnosticsEngine::Error, "%0")) << message;
 }
 
+// Skips the rest of the directive. `token` is the last token read: when it
+// already ends the directive, discarding more would read past it (into the
+// rest of the file).
+void finish_directive(Preprocessor& preprocessor, const Token& token) {
+  if (token.isNot(tok::eod)) preprocessor.DiscardUntilEndOfDirective();
+}
+
 // Reads tokens up to ',' or ')' at depth 0 and glues their spellings, so
 // `merge-path` and `group:64` come back as one word.
 std::string read_word(Preprocessor& preprocessor, Token& token) {
@@ -54,18 +61,19 @@ std::string apply_option(const std::string& option, Schedule& schedule) {
 
 void SchedulePragmaHandler::HandlePragma(Preprocessor& preprocessor, PragmaIntroducer,
                                          Token& first) {
+  // `first` is the directive's name: PragmaNamespace has already read the
+  // token after `#pragma irgl` to choose this handler.
   Token token = first;
-  preprocessor.Lex(token);
   if (token.isNot(tok::identifier) || preprocessor.getSpelling(token) != "schedule") {
     report(preprocessor, token.getLocation(),
            "unknown '#pragma irgl' directive (expected 'schedule(...)')");
-    preprocessor.DiscardUntilEndOfDirective();
+    finish_directive(preprocessor, token);
     return;
   }
   preprocessor.Lex(token);
   if (token.isNot(tok::l_paren)) {
     report(preprocessor, token.getLocation(), "expected '(' after '#pragma irgl schedule'");
-    preprocessor.DiscardUntilEndOfDirective();
+    finish_directive(preprocessor, token);
     return;
   }
   preprocessor.Lex(token);
@@ -74,7 +82,7 @@ void SchedulePragmaHandler::HandlePragma(Preprocessor& preprocessor, PragmaIntro
   const std::string name = read_word(preprocessor, token);
   if (std::string problem = parse_schedule_name(name, pragma.schedule); !problem.empty()) {
     report(preprocessor, pragma.loc, problem);
-    preprocessor.DiscardUntilEndOfDirective();
+    finish_directive(preprocessor, token);
     return;
   }
   while (token.is(tok::comma)) {
@@ -83,16 +91,16 @@ void SchedulePragmaHandler::HandlePragma(Preprocessor& preprocessor, PragmaIntro
     if (std::string problem = apply_option(read_word(preprocessor, token), pragma.schedule);
         !problem.empty()) {
       report(preprocessor, option_loc, problem);
-      preprocessor.DiscardUntilEndOfDirective();
+      finish_directive(preprocessor, token);
       return;
     }
   }
   if (token.isNot(tok::r_paren)) {
     report(preprocessor, token.getLocation(), "expected ')' to end '#pragma irgl schedule'");
-    preprocessor.DiscardUntilEndOfDirective();
+    finish_directive(preprocessor, token);
     return;
   }
-  preprocessor.DiscardUntilEndOfDirective();
+  finish_directive(preprocessor, token);
   out_.push_back(pragma);
 }
 

@@ -33,7 +33,9 @@ struct Options {
   std::vector<std::string> include_dirs, defines;
   uint64_t alb_threshold = 0;
   bool alb_threshold_given = false;
-  unsigned block_threads = 256;
+  // Signed, so that a negative value is reported as written rather than
+  // wrapped around by the option parser.
+  int block_threads = 256;
   bool force = false;
 };
 
@@ -179,7 +181,7 @@ int compile(int argc, char** argv) {
   if (options.block_threads < 32 || options.block_threads > 1024 || options.block_threads % 32)
     throw irgl::InputError::in("--block-threads", std::to_string(options.block_threads) +
                                                       " is not a multiple of 32 from 32 to 1024");
-  backend.block_threads = options.block_threads;
+  backend.block_threads = static_cast<unsigned>(options.block_threads);
 
   irglc::PassOptions pass_options;
   if (map.count("schedule")) {

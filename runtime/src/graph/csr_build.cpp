@@ -1,10 +1,9 @@
 #include "irgl/graph/csr_build.h"
 
 #include <algorithm>
-#include <atomic>
-#include <thread>
 
 #include "irgl/support/parallel.h"
+#include "parallel_tasks.h"
 
 namespace irgl {
 
@@ -24,10 +23,7 @@ void parallel_over_vertices_by_edges(const std::vector<uint64_t>& offsets, Body&
     bounds[p] = std::upper_bound(offsets.begin(), offsets.end() - 1, edge) - offsets.begin() - 1;
     bounds[p] = std::max(bounds[p], bounds[p - 1]);
   }
-  std::atomic<uint64_t> next{0};
-  parallel_chunks(0, host_threads(), [&](uint64_t, uint64_t, unsigned) {
-    for (uint64_t p; (p = next.fetch_add(1)) < pieces;) body(bounds[p], bounds[p + 1]);
-  });
+  parallel_tasks(pieces, [&](uint64_t p, unsigned) { body(bounds[p], bounds[p + 1]); });
 }
 
 }  // namespace

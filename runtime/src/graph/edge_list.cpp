@@ -1,5 +1,6 @@
 #include "irgl/graph/edge_list.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <sstream>
@@ -7,6 +8,7 @@
 #include "irgl/graph/csr_build.h"
 #include "irgl/support/error.h"
 #include "irgl/support/parallel.h"
+#include "parallel_tasks.h"
 
 namespace irgl {
 
@@ -94,75 +96,163 @@ void apply_weight_rule(EdgeList& edges, const WeightRule& rule) {
   edges.weight_type = rule.convert_to;
 }
 
+// ---------------------------------------------------------------------------
+// The scatter from edge list to CSR, without atomics and stable (each list
+// keeps the input order), in two cache-friendly passes:
+//   1. partition the edges by source bucket (2^bits consecutive source ids)
+//      into a temporary array, each worker writing its own slots;
+//   2. per bucket, in parallel: count degrees, write the bucket's offsets and
+//      place its edges, all within a small range of vertices and edges.
+// The temporary array holds 6 bytes per edge (plus the weight): the target,
+// and the source as an offset within its bucket, so bits <= 16.
+
+// The edges build_csr() places: the input's, then with symmetrize their
+// reverses. Self-loops are never mirrored, and dropped if asked.
+struct VirtualEdges {
+  const EdgeList& edges;
+  bool mirror;
+  bool drop_self_loops;
+
+  uint64_t size() const { return mirror ? 2 * edges.size() : edges.size(); }
+
+  // Calls visit(source, target, input_index) for the kept edges among
+  // virtual indices [lo, hi), in order.
+  template <class Visit>
+  void for_each(uint64_t lo, uint64_t hi, Visit&& visit) const {
+    const uint64_t m = edges.size();
+    const VertexId* sources = edges.sources.data();
+    const VertexId* targets = edges.targets.data();
+    for (uint64_t i = lo; i < std::min(hi, m); ++i)
+      if (!drop_self_loops || sources[i] != targets[i]) visit(sources[i], targets[i], i);
+    for (uint64_t i = std::max(lo, m); i < hi; ++i)
+      if (sources[i - m] != targets[i - m]) visit(targets[i - m], sources[i - m], i - m);
+  }
+};
+
+// Source buckets: bucket b holds sources [b << bits, (b + 1) << bits).
+struct Buckets {
+  unsigned bits;
+  uint64_t count;
+};
+
+// Enough buckets for every worker to get many, small enough that a bucket's
+// counters and edges stay in cache (about 2^17 edges), and at most 2^16
+// vertices each.
+Buckets choose_buckets(uint64_t n, uint64_t edges) {
+  auto floor_log2 = [](uint64_t x) { return x <= 1 ? 0u : 63u - unsigned(__builtin_clzll(x)); };
+  const unsigned balance_bits = floor_log2(n / (16 * uint64_t(host_threads())));
+  const unsigned degree_bits = floor_log2(edges / std::max<uint64_t>(n, 1));
+  const unsigned cache_bits = degree_bits >= 17 ? 0 : 17 - degree_bits;
+  const unsigned bits = std::min({balance_bits, cache_bits, 16u});
+  return {bits, (n + (uint64_t(1) << bits) - 1) >> bits};
+}
+
+struct PartitionedEdges {
+  std::vector<uint64_t> bucket_start;  // buckets + 1 entries
+  std::vector<uint16_t> local_source;  // source - (bucket << bits)
+  std::vector<VertexId> target;
+  std::vector<uint32_t> weight;  // empty when unweighted
+};
+
+PartitionedEdges partition_by_source(const VirtualEdges& virtual_edges, const Buckets& buckets,
+                                     bool weighted) {
+  const uint64_t total = virtual_edges.size();
+  const unsigned workers = parallel_chunk_count(0, total);
+  const uint64_t mask = (uint64_t(1) << buckets.bits) - 1;
+  // slots[w * buckets + b]: first the number of edges of worker w's chunk in
+  // bucket b, then the slot where that worker writes its next such edge.
+  std::vector<uint64_t> slots(uint64_t(workers) * buckets.count, 0);
+  parallel_chunks(0, total, [&](uint64_t lo, uint64_t hi, unsigned w) {
+    uint64_t* counts = &slots[uint64_t(w) * buckets.count];
+    virtual_edges.for_each(lo, hi,
+                           [&](VertexId u, VertexId, uint64_t) { ++counts[u >> buckets.bits]; });
+  });
+  PartitionedEdges parts;
+  parts.bucket_start.assign(buckets.count + 1, 0);
+  uint64_t running = 0;
+  for (uint64_t b = 0; b < buckets.count; ++b) {
+    parts.bucket_start[b] = running;
+    for (unsigned w = 0; w < workers; ++w) {
+      const uint64_t count = slots[uint64_t(w) * buckets.count + b];
+      slots[uint64_t(w) * buckets.count + b] = running;
+      running += count;
+    }
+  }
+  parts.bucket_start[buckets.count] = running;
+  parts.local_source.resize(running);
+  parts.target.resize(running);
+  if (weighted) parts.weight.resize(running);
+  const uint32_t* weights = virtual_edges.edges.weights.data();
+  parallel_chunks(0, total, [&](uint64_t lo, uint64_t hi, unsigned w) {
+    uint64_t* next = &slots[uint64_t(w) * buckets.count];
+    virtual_edges.for_each(lo, hi, [&](VertexId u, VertexId v, uint64_t input) {
+      const uint64_t slot = next[u >> buckets.bits]++;
+      parts.local_source[slot] = static_cast<uint16_t>(u & mask);
+      parts.target[slot] = v;
+      if (weighted) parts.weight[slot] = weights[input];
+    });
+  });
+  return parts;
+}
+
+// Fills the graph's offsets, targets and weights from the partitioned edges,
+// bucket by bucket.
+void place_buckets(const PartitionedEdges& parts, const Buckets& buckets, CsrGraph& graph) {
+  const uint64_t n = graph.num_vertices();
+  const bool weighted = !parts.weight.empty();
+  graph.out_offsets.assign(n + 1, 0);
+  graph.out_targets.resize(parts.target.size());
+  if (weighted) graph.out_weights.resize(parts.target.size());
+  std::vector<std::vector<uint64_t>> cursors(host_threads());
+  parallel_tasks(buckets.count, [&](uint64_t b, unsigned worker) {
+    const uint64_t first_vertex = b << buckets.bits;
+    const uint64_t vertices = std::min(n - first_vertex, uint64_t(1) << buckets.bits);
+    const uint64_t begin = parts.bucket_start[b], end = parts.bucket_start[b + 1];
+    std::vector<uint64_t>& cursor = cursors[worker];
+    cursor.assign(vertices, 0);
+    for (uint64_t e = begin; e < end; ++e) ++cursor[parts.local_source[e]];
+    uint64_t running = begin;
+    for (uint64_t v = 0; v < vertices; ++v) {
+      const uint64_t degree = cursor[v];
+      graph.out_offsets[first_vertex + v] = cursor[v] = running;
+      running += degree;
+    }
+    for (uint64_t e = begin; e < end; ++e) {
+      const uint64_t slot = cursor[parts.local_source[e]]++;
+      graph.out_targets[slot] = parts.target[e];
+      if (weighted) graph.out_weights[slot] = parts.weight[e];
+    }
+  });
+  graph.out_offsets[n] = parts.target.size();
+}
+
 }  // namespace
 
 CsrGraph build_csr(EdgeList&& edges, const BuildOptions& options) {
   apply_weight_rule(edges, options.weights);
   const bool weighted = edges.weight_type != WeightType::none;
-  const uint64_t n = edges.num_vertices;
-  const uint64_t m = edges.size();
-
-  // Edge i < m is (sources[i], targets[i]); with symmetrize, edge m + i is its
-  // reverse. Self-loops are never mirrored, and dropped if asked.
-  const bool mirror = options.symmetrize;
-  auto keep = [&](uint64_t i) {
-    const uint64_t e = i < m ? i : i - m;
-    if (edges.sources[e] != edges.targets[e]) return true;
-    return !options.drop_self_loops && i < m;
-  };
-  auto source_of = [&](uint64_t i) { return i < m ? edges.sources[i] : edges.targets[i - m]; };
-  auto target_of = [&](uint64_t i) { return i < m ? edges.targets[i] : edges.sources[i - m]; };
-  const uint64_t virtual_edges = mirror ? 2 * m : m;
-
-  std::vector<uint64_t> degrees(n, 0);
-  parallel_chunks(0, virtual_edges, [&](uint64_t lo, uint64_t hi, unsigned) {
-    for (uint64_t i = lo; i < hi; ++i)
-      if (keep(i)) __atomic_fetch_add(&degrees[source_of(i)], 1, __ATOMIC_RELAXED);
-  });
 
   CsrGraph graph;
   graph.name = edges.name;
-  graph.set_num_vertices(n);
+  graph.set_num_vertices(edges.num_vertices);
   graph.weight_type = edges.weight_type;
-  graph.symmetric = edges.symmetric || mirror;
-  graph.out_offsets = count_to_offsets(degrees);
-  degrees = {};
-  const uint64_t kept = graph.out_offsets.back();
-  graph.out_targets.resize(kept);
-  if (weighted) graph.out_weights.resize(kept);
+  graph.symmetric = edges.symmetric || options.symmetrize;
 
-  std::vector<uint64_t> cursor(graph.out_offsets.begin(), graph.out_offsets.end() - 1);
-  auto place = [&](uint64_t i, uint64_t slot) {
-    graph.out_targets[slot] = target_of(i);
-    if (weighted) graph.out_weights[slot] = edges.weights[i < m ? i : i - m];
-  };
-  if (options.sort_adjacency) {
-    // Parallel scatter; the sort below makes the order deterministic.
-    parallel_chunks(0, virtual_edges, [&](uint64_t lo, uint64_t hi, unsigned) {
-      for (uint64_t i = lo; i < hi; ++i)
-        if (keep(i)) place(i, __atomic_fetch_add(&cursor[source_of(i)], 1, __ATOMIC_RELAXED));
-    });
-  } else {
-    // Serial scatter keeps each list in input order.
-    for (uint64_t i = 0; i < virtual_edges; ++i)
-      if (keep(i)) place(i, cursor[source_of(i)]++);
-  }
-  cursor = {};
+  const VirtualEdges virtual_edges{edges, options.symmetrize, options.drop_self_loops};
+  const Buckets buckets = choose_buckets(edges.num_vertices, virtual_edges.size());
+  PartitionedEdges parts = partition_by_source(virtual_edges, buckets, weighted);
   edges = EdgeList{};
+  place_buckets(parts, buckets, graph);
+  parts = PartitionedEdges{};
 
-  if (options.sort_adjacency) {
+  if (options.sort_adjacency || options.drop_duplicates) {
     sort_adjacency_lists(graph.out_offsets, graph.out_targets,
                          weighted ? &graph.out_weights : nullptr, graph.weight_type);
     graph.sorted = true;
   }
-  if (options.drop_duplicates) {
-    if (!graph.sorted)
-      sort_adjacency_lists(graph.out_offsets, graph.out_targets,
-                           weighted ? &graph.out_weights : nullptr, graph.weight_type);
+  if (options.drop_duplicates)
     remove_duplicate_neighbors(graph.out_offsets, graph.out_targets,
                                weighted ? &graph.out_weights : nullptr);
-    graph.sorted = true;
-  }
   if (options.transpose) graph.build_transpose();
   return graph;
 }

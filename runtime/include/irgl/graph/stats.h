@@ -1,0 +1,91 @@
+// Graph statistics, as in the input tables of graph-analytics papers (e.g. the
+// ALB paper's Table 2): sizes, out- and in-degree distributions, weakly
+// connected components and a lower bound on the diameter.
+//
+//   GraphStats stats = compute_stats(graph);
+//   print_stats_text(std::cout, stats);
+//
+// Everything runs in parallel and leaves the graph untouched; in-degrees are
+// counted from the targets, so no transpose is needed.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "irgl/graph/csr_graph.h"
+
+namespace irgl {
+
+struct DegreeStats {
+  uint64_t min = 0;
+  uint64_t max = 0;
+  double average = 0;
+  uint64_t zero = 0;  // vertices of degree 0
+  // log2_histogram[0] counts vertices of degree 0, log2_histogram[k] those of
+  // degree in [2^(k-1), 2^k). Ends at the last non-empty bucket.
+  std::vector<uint64_t> log2_histogram;
+};
+
+// The histogram bucket of a degree: 0 for 0, else floor(log2(degree)) + 1.
+unsigned log2_bucket(uint64_t degree);
+
+// Weakly connected components (edge directions ignored); an isolated vertex
+// is a component of its own.
+struct Components {
+  uint64_t count = 0;
+  uint64_t largest_size = 0;     // vertices in the largest component
+  VertexId largest = kNoVertex;  // its smallest vertex id (ties: smallest)
+  std::vector<VertexId> label;   // per vertex: the smallest id in its component
+};
+
+Components weakly_connected_components(const CsrGraph& graph);
+
+// A lower bound on the hop diameter of the component of `start` (a vertex of
+// the graph), ignoring edge directions: BFS from `start`, then BFS again from the farthest vertex
+// found (smallest id among the farthest), repeated while the distance grows,
+// at most `max_sweeps` BFS runs in all.
+struct DiameterBound {
+  uint64_t lower_bound = 0;
+  unsigned sweeps = 0;        // BFS runs made
+  VertexId from = kNoVertex;  // endpoints of a shortest path that long
+  VertexId to = kNoVertex;
+};
+
+DiameterBound approximate_diameter(const CsrGraph& graph, VertexId start, unsigned max_sweeps = 8);
+
+struct StatsOptions {
+  bool diameter = true;  // run the BFS sweeps (the most expensive part)
+  unsigned max_sweeps = 8;
+};
+
+struct GraphStats {
+  std::string name;
+  uint64_t vertices = 0;
+  uint64_t edges = 0;
+  uint64_t self_loops = 0;
+  WeightType weight_type = WeightType::none;
+  bool symmetric = false;
+  bool sorted = false;
+  bool has_transpose = false;
+  uint64_t memory_bytes = 0;  // of the CSR arrays (offsets, ids, weights)
+  DegreeStats out_degree;
+  DegreeStats in_degree;
+  uint64_t components = 0;
+  uint64_t largest_component = 0;
+  // Set when options.diameter was on and the graph has vertices: a lower
+  // bound on the hop diameter of the largest weakly connected component,
+  // starting the sweeps from its vertex of highest total degree.
+  bool has_diameter = false;
+  DiameterBound diameter;
+};
+
+GraphStats compute_stats(const CsrGraph& graph, const StatsOptions& options = {});
+
+// A human-readable report, one "key: value" per line, then the histograms.
+void print_stats_text(std::ostream& out, const GraphStats& stats);
+// One JSON object (no trailing newline); "diameter" is null without one.
+void print_stats_json(std::ostream& out, const GraphStats& stats);
+
+}  // namespace irgl

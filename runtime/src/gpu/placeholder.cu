@@ -1,2 +1,0 @@
-// PLACEHOLDER: replaced by the device runtime's host-side sources.
-namespace irgl { void gpu_runtime_placeholder() {} }

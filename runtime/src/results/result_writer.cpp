@@ -1,0 +1,229 @@
+#include "irgl/results/result_writer.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <type_traits>
+
+#include "irgl/support/error.h"
+#include "irgl/support/parallel.h"
+
+namespace irgl {
+namespace {
+
+// A file written through a temporary next to its destination: commit() renames
+// it into place; destroying it uncommitted removes the temporary.
+class AtomicOutputFile {
+ public:
+  AtomicOutputFile(std::string path, bool overwrite) : path_(std::move(path)) {
+    struct stat info;
+    if (!overwrite && stat(path_.c_str(), &info) == 0)
+      throw InputError::in(path_, "file exists; not overwriting it (use --force to replace it)");
+    static std::atomic<unsigned> counter{0};
+    for (;;) {
+      temp_path_ = path_ + ".tmp-" + std::to_string(getpid()) + "-" +
+                   std::to_string(counter.fetch_add(1));
+      fd_ = open(temp_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+      if (fd_ >= 0) break;
+      if (errno != EEXIST) fail("cannot create a temporary file next to it");
+    }
+  }
+  ~AtomicOutputFile() {
+    if (fd_ >= 0) close(fd_);
+    if (!committed_) unlink(temp_path_.c_str());
+  }
+  AtomicOutputFile(const AtomicOutputFile&) = delete;
+  AtomicOutputFile& operator=(const AtomicOutputFile&) = delete;
+
+  void write(const char* data, size_t size) {
+    while (size > 0) {
+      const ssize_t written = ::write(fd_, data, size);
+      if (written < 0) {
+        if (errno == EINTR) continue;
+        fail("cannot write");
+      }
+      data += written;
+      size -= static_cast<size_t>(written);
+    }
+  }
+  void write(std::string_view text) { write(text.data(), text.size()); }
+
+  void commit() {
+    const int fd = fd_;
+    fd_ = -1;
+    if (close(fd) != 0) fail("cannot write");
+    if (rename(temp_path_.c_str(), path_.c_str()) != 0) fail("cannot rename the temporary file");
+    committed_ = true;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& what) const {
+    throw InputError::in(path_, what + ": " + std::strerror(errno));
+  }
+
+  std::string path_;
+  std::string temp_path_;
+  int fd_ = -1;
+  bool committed_ = false;
+};
+
+// Room for the longest formatted value ("-2.2250738585072014e-308",
+// "18446744073709551615") and its newline.
+constexpr size_t kMaxValueChars = 32;
+// Values each worker formats before the buffers are written out.
+constexpr uint64_t kValuesPerWorkerBlock = uint64_t(1) << 16;
+
+template <class T>
+char* format_value(char* out, T value, bool max_is_infinity) {
+  if constexpr (std::is_unsigned_v<T>) {
+    if (max_is_infinity && value == std::numeric_limits<T>::max()) {
+      std::memcpy(out, kInfinityWord.data(), kInfinityWord.size());
+      return out + kInfinityWord.size();
+    }
+  }
+  // Integers in decimal; floating point in the shortest round-trip form.
+  return std::to_chars(out, out + kMaxValueChars - 1, value).ptr;
+}
+
+// Formats values[0..count) one per line, in parallel, and writes them in
+// order through large buffers.
+template <class T>
+void write_value_lines(AtomicOutputFile& file, const T* values, uint64_t count,
+                       bool max_is_infinity) {
+  const unsigned threads = host_threads();
+  std::vector<std::vector<char>> buffers(threads);
+  std::vector<size_t> used(threads, 0);
+  const uint64_t round = kValuesPerWorkerBlock * threads;
+  for (uint64_t begin = 0; begin < count; begin += round) {
+    const uint64_t end = std::min(count, begin + round);
+    parallel_chunks(begin, end, [&](uint64_t lo, uint64_t hi, unsigned worker) {
+      std::vector<char>& buffer = buffers[worker];
+      buffer.resize((hi - lo) * kMaxValueChars);
+      char* out = buffer.data();
+      for (uint64_t i = lo; i < hi; ++i) {
+        out = format_value(out, values[i], max_is_infinity);
+        *out++ = '\n';
+      }
+      used[worker] = static_cast<size_t>(out - buffer.data());
+    });
+    for (unsigned worker = 0, chunks = parallel_chunk_count(begin, end); worker < chunks;
+         ++worker)
+      file.write(buffers[worker].data(), used[worker]);
+  }
+}
+
+template <class T>
+bool type_suits(ValueSyntax syntax) {
+  switch (syntax) {
+    case ValueSyntax::distance:
+    case ValueSyntax::count: return std::is_integral_v<T> && std::is_unsigned_v<T>;
+    case ValueSyntax::label:
+    case ValueSyntax::membership: return std::is_integral_v<T>;
+    case ValueSyntax::real: return std::is_floating_point_v<T>;
+  }
+  return false;
+}
+
+// Checks the algorithm name and fields against the format's rules; returns
+// the algorithm's format (nullptr for an algorithm the format does not know).
+const ResultFormat* check_header(std::string_view algorithm, ResultShape shape,
+                                 const std::vector<ResultField>& fields) {
+  if (!is_valid_field_key(algorithm))
+    throw std::invalid_argument("result algorithm name '" + std::string(algorithm) +
+                                "' is not a lowercase word");
+  const ResultFormat* format = find_result_format(algorithm);
+  if (format && format->shape != shape)
+    throw std::invalid_argument(std::string(algorithm) + " results are " +
+                                (format->shape == ResultShape::scalar ? "scalar" : "per vertex"));
+  for (size_t i = 0; i < fields.size(); ++i) {
+    const ResultField& field = fields[i];
+    if (!is_valid_field_key(field.key) || field.key == "algorithm" || field.key == "vertices")
+      throw std::invalid_argument("bad result header field name '" + field.key + "'");
+    if (field.value.empty() || field.value.find_first_of("\r\n") != std::string::npos)
+      throw std::invalid_argument("result header field '" + field.key +
+                                  "' has an empty or multi-line value");
+    for (size_t j = 0; j < i; ++j)
+      if (fields[j].key == field.key)
+        throw std::invalid_argument("duplicate result header field '" + field.key + "'");
+  }
+  return format;
+}
+
+std::string header_text(std::string_view algorithm, uint64_t num_vertices,
+                        const std::vector<ResultField>& fields) {
+  std::string text(kResultMagic);
+  text += "\n# algorithm ";
+  text += algorithm;
+  text += "\n# vertices ";
+  text += std::to_string(num_vertices);
+  text += '\n';
+  for (const ResultField& field : fields) text += "# " + field.key + " " + field.value + "\n";
+  return text;
+}
+
+template <class T>
+void check_membership_values(std::string_view algorithm, const T* values, uint64_t count) {
+  for (uint64_t i = 0; i < count; ++i)
+    if (values[i] != 0 && values[i] != 1)
+      throw std::invalid_argument(std::string(algorithm) + " value of vertex " +
+                                  std::to_string(i) + " is " + std::to_string(values[i]) +
+                                  ", not 0 or 1");
+}
+
+}  // namespace
+
+template <class T>
+void write_vertex_result(const std::string& path, std::string_view algorithm,
+                         const T* values, uint64_t count, const ResultWriteOptions& options) {
+  const ResultFormat* format = check_header(algorithm, ResultShape::per_vertex, options.fields);
+  if (format && !type_suits<T>(format->syntax))
+    throw std::invalid_argument(std::string(algorithm) +
+                                " results cannot be written from this value type");
+  if constexpr (std::is_integral_v<T>)
+    if (format && format->syntax == ValueSyntax::membership)
+      check_membership_values(algorithm, values, count);
+  AtomicOutputFile file(path, options.overwrite);
+  file.write(header_text(algorithm, count, options.fields));
+  // Labels, counts and memberships have no infinity: their maximum is a number.
+  const bool max_is_infinity = !format || format->syntax == ValueSyntax::distance;
+  write_value_lines(file, values, count, max_is_infinity);
+  file.commit();
+}
+
+template void write_vertex_result<uint32_t>(const std::string&, std::string_view,
+                                            const uint32_t*, uint64_t,
+                                            const ResultWriteOptions&);
+template void write_vertex_result<uint64_t>(const std::string&, std::string_view,
+                                            const uint64_t*, uint64_t,
+                                            const ResultWriteOptions&);
+template void write_vertex_result<int32_t>(const std::string&, std::string_view,
+                                           const int32_t*, uint64_t,
+                                           const ResultWriteOptions&);
+template void write_vertex_result<int64_t>(const std::string&, std::string_view,
+                                           const int64_t*, uint64_t,
+                                           const ResultWriteOptions&);
+template void write_vertex_result<float>(const std::string&, std::string_view, const float*,
+                                         uint64_t, const ResultWriteOptions&);
+template void write_vertex_result<double>(const std::string&, std::string_view, const double*,
+                                          uint64_t, const ResultWriteOptions&);
+
+void write_scalar_result(const std::string& path, std::string_view algorithm, uint64_t value,
+                         uint64_t num_vertices, const ResultWriteOptions& options) {
+  check_header(algorithm, ResultShape::scalar, options.fields);
+  AtomicOutputFile file(path, options.overwrite);
+  file.write(header_text(algorithm, num_vertices, options.fields));
+  char line[kMaxValueChars];
+  char* end = std::to_chars(line, line + sizeof line - 1, value).ptr;
+  *end++ = '\n';
+  file.write(line, static_cast<size_t>(end - line));
+  file.commit();
+}
+
+}  // namespace irgl

@@ -1,0 +1,215 @@
+#include "compare.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+#include <unordered_map>
+
+namespace irgl::check {
+namespace {
+
+// Counts offending vertices and keeps the description of the first few;
+// descriptions are only built for those shown.
+class MismatchRecorder {
+ public:
+  explicit MismatchRecorder(uint64_t max_shown) : max_shown_(max_shown) {}
+
+  template <class Describe>
+  void add(uint64_t vertex, Describe&& describe) {
+    ++verdict_.mismatches;
+    if (verdict_.shown.size() < max_shown_)
+      verdict_.shown.push_back("vertex " + std::to_string(vertex) + ": " + describe());
+  }
+
+  uint64_t count() const { return verdict_.mismatches; }
+
+  Verdict finish(std::string summary) {
+    verdict_.passed = verdict_.mismatches == 0;
+    verdict_.summary = std::move(summary);
+    return std::move(verdict_);
+  }
+
+ private:
+  uint64_t max_shown_;
+  Verdict verdict_;
+};
+
+void require_same_size(size_t expected, size_t got) {
+  if (expected != got)
+    throw std::invalid_argument("comparing " + std::to_string(got) + " values with " +
+                                std::to_string(expected) + " reference values");
+}
+
+std::string format_distance(uint64_t distance) {
+  return distance == kUnreachable ? std::string(kInfinityWord) : std::to_string(distance);
+}
+
+std::string expected_got(const std::string& expected, const std::string& got) {
+  return "expected " + expected + ", got " + got;
+}
+
+std::string value_count_summary(uint64_t mismatches, uint64_t total, const char* failure) {
+  if (mismatches == 0) return "all " + std::to_string(total) + " values match";
+  return std::to_string(mismatches) + " of " + std::to_string(total) + " values " + failure;
+}
+
+// The vertex with the largest |got - expected| (NaN counts as largest).
+struct LargestError {
+  double error = 0;
+  uint64_t vertex = 0;
+  void consider(uint64_t v, double e) {
+    if (!(e <= error) && !std::isnan(error)) {
+      error = e;
+      vertex = v;
+    }
+  }
+  std::string describe() const {
+    return "largest error " + format_error(error) + " at vertex " + std::to_string(vertex);
+  }
+};
+
+}  // namespace
+
+std::string format_real(double value) {
+  char text[32];
+  return std::string(text, std::to_chars(text, text + sizeof text, value).ptr);
+}
+
+std::string format_error(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4g", value);
+  return text;
+}
+
+Verdict compare_distances(const std::vector<uint64_t>& expected,
+                          const std::vector<uint64_t>& got, VertexId source,
+                          uint64_t max_shown) {
+  require_same_size(expected.size(), got.size());
+  MismatchRecorder mismatches(max_shown);
+  for (uint64_t v = 0; v < expected.size(); ++v) {
+    if (expected[v] == got[v]) continue;
+    mismatches.add(v, [&] {
+      return std::string(v == source ? "(the source) " : "") +
+             expected_got(format_distance(expected[v]), format_distance(got[v]));
+    });
+  }
+  return mismatches.finish(value_count_summary(mismatches.count(), got.size(), "differ"));
+}
+
+Verdict compare_partitions(const Components& expected, const std::vector<int64_t>& got,
+                           uint64_t max_shown) {
+  require_same_size(expected.component.size(), got.size());
+  // first_vertex[c]: the lowest vertex of reference component c; its label is
+  // the one the whole component must carry. label_owner[l]: the lowest vertex
+  // carrying label l; all vertices with l must be in its component.
+  std::vector<VertexId> first_vertex(expected.count, kNoVertex);
+  std::unordered_map<int64_t, VertexId> label_owner;
+  label_owner.reserve(expected.count);
+  MismatchRecorder mismatches(max_shown);
+  for (VertexId v = 0; v < got.size(); ++v) {
+    const VertexId component = expected.component[v];
+    if (first_vertex[component] == kNoVertex) first_vertex[component] = v;
+    const VertexId first = first_vertex[component];
+    const VertexId owner = label_owner.try_emplace(got[v], v).first->second;
+    if (got[v] != got[first]) {
+      mismatches.add(v, [&] {
+        return "component split: connected to vertex " + std::to_string(first) +
+               " but labelled " + std::to_string(got[v]) + ", not " + std::to_string(got[first]);
+      });
+    } else if (expected.component[owner] != component) {
+      mismatches.add(v, [&] {
+        return "components merged: labelled " + std::to_string(got[v]) +
+               " like vertex " + std::to_string(owner) + ", which it is not connected to";
+      });
+    }
+  }
+  const std::string sizes = std::to_string(expected.count) + " components, " +
+                            std::to_string(label_owner.size()) + " distinct labels";
+  if (mismatches.count() == 0)
+    return mismatches.finish("all " + std::to_string(got.size()) +
+                             " vertices labelled consistently (" + sizes + ")");
+  return mismatches.finish(std::to_string(mismatches.count()) + " of " +
+                           std::to_string(got.size()) + " vertices labelled inconsistently (" +
+                           sizes + ")");
+}
+
+Verdict compare_membership(const std::vector<uint32_t>& core_number, uint64_t k,
+                           const std::vector<uint64_t>& got, uint64_t max_shown) {
+  require_same_size(core_number.size(), got.size());
+  MismatchRecorder mismatches(max_shown);
+  uint64_t members = 0;
+  for (uint64_t v = 0; v < got.size(); ++v) {
+    const uint64_t member = core_number[v] >= k ? 1 : 0;
+    members += member;
+    if (got[v] == member) continue;
+    mismatches.add(v, [&] {
+      return expected_got(std::to_string(member), std::to_string(got[v])) + " (core number " +
+             std::to_string(core_number[v]) + ")";
+    });
+  }
+  return mismatches.finish(value_count_summary(mismatches.count(), got.size(), "differ") +
+                           "; the " + std::to_string(k) + "-core has " +
+                           std::to_string(members) + " vertices");
+}
+
+Verdict compare_count(uint64_t expected, uint64_t got) {
+  Verdict verdict;
+  verdict.passed = expected == got;
+  verdict.mismatches = verdict.passed ? 0 : 1;
+  verdict.summary = verdict.passed
+                        ? "count " + std::to_string(got) + " matches"
+                        : expected_got(std::to_string(expected), std::to_string(got));
+  return verdict;
+}
+
+Verdict compare_pagerank(const std::vector<double>& expected, const std::vector<double>& got,
+                         double tolerance, uint64_t max_shown) {
+  require_same_size(expected.size(), got.size());
+  MismatchRecorder mismatches(max_shown);
+  LargestError largest;
+  double l1 = 0;
+  for (uint64_t v = 0; v < got.size(); ++v) {
+    const double error = std::fabs(got[v] - expected[v]);
+    l1 += error;
+    largest.consider(v, error);
+    if (error <= tolerance) continue;
+    mismatches.add(v, [&] {
+      return expected_got(format_real(expected[v]), format_real(got[v])) + " (off by " +
+             format_error(error) + ")";
+    });
+  }
+  const bool l1_ok = l1 <= tolerance;
+  const std::string bound = format_error(tolerance);
+  std::string summary = "L1 error " + format_error(l1) + (l1_ok ? " <= " : " > ") + bound;
+  if (mismatches.count() > 0)
+    summary += "; " + std::to_string(mismatches.count()) + " of " +
+               std::to_string(got.size()) + " values are off by more than " + bound;
+  summary += " (" + largest.describe() + ")";
+  Verdict verdict = mismatches.finish(summary);
+  verdict.passed = l1_ok;
+  return verdict;
+}
+
+Verdict compare_spmv(const SpmvResult& expected, const std::vector<double>& got,
+                     double relative_tolerance, uint64_t max_shown) {
+  require_same_size(expected.y.size(), got.size());
+  MismatchRecorder mismatches(max_shown);
+  LargestError largest;
+  for (uint64_t i = 0; i < got.size(); ++i) {
+    const double error = std::fabs(got[i] - expected.y[i]);
+    const double allowed =
+        relative_tolerance * expected.magnitude[i] + kSpmvAbsoluteTolerance;
+    largest.consider(i, error);
+    if (error <= allowed) continue;
+    mismatches.add(i, [&] {
+      return expected_got(format_real(expected.y[i]), format_real(got[i])) + " (off by " +
+             format_error(error) + ", allowed " + format_error(allowed) + ")";
+    });
+  }
+  return mismatches.finish(
+      value_count_summary(mismatches.count(), got.size(), "are off by more than allowed") +
+      " (" + largest.describe() + ")");
+}
+
+}  // namespace irgl::check

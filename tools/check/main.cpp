@@ -1,0 +1,315 @@
+// irgl-check: verifies a graph program's result file against a reference
+// answer computed on the CPU (see docs/results.md and --help).
+//
+// Exit status: 0 the result is correct, 1 it is wrong, 2 the check could not
+// be made (bad option, unreadable or malformed graph or result file).
+
+#include <algorithm>
+#include <boost/program_options.hpp>
+#include <charconv>
+#include <cmath>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "compare.h"
+#include "irgl/graph/load.h"
+#include "irgl/options/graph_options.h"
+#include "irgl/results/result_reader.h"
+#include "irgl/support/error.h"
+#include "reference.h"
+
+namespace po = boost::program_options;
+
+namespace irgl::check {
+namespace {
+
+constexpr const char* kTool = "irgl-check";
+constexpr int kExitPass = 0;
+constexpr int kExitFail = 1;
+constexpr int kExitCannotCheck = 2;
+
+// The algorithms irgl-check verifies (the result format also knows "vector",
+// which is an input, not a result to check).
+constexpr std::string_view kAlgorithms[] = {"bfs", "sssp", "cc", "pr", "kcore", "tc", "spmv"};
+constexpr const char* kAlgorithmList = "bfs, sssp, cc, pr, kcore, tc or spmv";
+
+constexpr double kDefaultPagerankTolerance = 1e-4;
+constexpr double kDefaultSpmvTolerance = 1e-5;
+
+constexpr const char* kUsage =
+    "usage: irgl-check [graph options] --algorithm ALGO [options] GRAPH RESULT\n"
+    "\n"
+    "Checks RESULT, a result file written by a graph program (docs/results.md),\n"
+    "against an answer computed here on the CPU for GRAPH (a file or a generator\n"
+    "spec), loaded with the same graph options as the program under test.\n";
+
+constexpr const char* kRules =
+    "Algorithms and what passes:\n"
+    "  bfs    hop distance from --source over out-edges; every value equal\n"
+    "         (unreachable = inf)\n"
+    "  sssp   distance from --source over out-edges with the graph's int32\n"
+    "         weights (must be >= 0); every value equal (unreachable = inf)\n"
+    "  cc     component labels on the undirected view; labels must give the same\n"
+    "         partition as the connected components (any label values)\n"
+    "  pr     PR(v) = (1-d)/N + d*(sum over in-edges (u,v) of PR(u)/outdeg(u) + D/N),\n"
+    "         D = total rank of vertices without out-edges, d = --damping, from\n"
+    "         PR = 1/N until the L1 change < 1e-12; passes when\n"
+    "         sum_v |result_v - ref_v| <= T (so also every |result_v - ref_v| <= T),\n"
+    "         T = --tolerance (default 1e-4)\n"
+    "  kcore  1 for the vertices of the --k core of the undirected simple view,\n"
+    "         0 for the others; every value equal\n"
+    "  tc     number of triangles of the undirected simple view; equal\n"
+    "  spmv   y = A x, A[u][v] = weight of edge u->v (1 if unweighted, parallel\n"
+    "         edges summed), x[j] = 1 + (j mod 7)/8 or --x FILE; passes when every\n"
+    "         |result_i - y_i| <= T * sum_j |A_ij x_j| + 1e-6, T = --tolerance\n"
+    "         (default 1e-5)\n"
+    "--source and --k default to the result file's '# source' and '# k' fields.\n"
+    "\n"
+    "Exit status: 0 correct, 1 wrong (mismatches on stdout), 2 the check could not\n"
+    "be made (bad option, unreadable or malformed graph or result file).\n";
+
+struct CheckOptions {
+  GraphOptionValues graph;
+  std::string algorithm;
+  std::string source;
+  std::string k;
+  std::string tolerance;
+  std::string damping;
+  std::string x_file;
+  std::string max_mismatches = "10";
+  std::string graph_source;
+  std::string result_path;
+};
+
+uint64_t parse_unsigned_option(const std::string& text, const char* option) {
+  uint64_t value;
+  const char* end = text.data() + text.size();
+  const auto [ptr, error] = std::from_chars(text.data(), end, value);
+  if (text.empty() || error != std::errc() || ptr != end)
+    throw InputError::in(option, "'" + text + "' is not a non-negative integer");
+  return value;
+}
+
+double parse_real_option(const std::string& text, const char* option) {
+  double value;
+  const char* end = text.data() + text.size();
+  const auto [ptr, error] = std::from_chars(text.data(), end, value);
+  if (text.empty() || error != std::errc() || ptr != end || !std::isfinite(value) || value < 0)
+    throw InputError::in(option, "'" + text + "' is not a non-negative number");
+  return value;
+}
+
+// The option value if given, else the result file's header field `key`; the
+// two must agree when both are present.
+std::optional<uint64_t> option_or_field(const std::string& text, const char* option,
+                                        const ResultFile& result, const char* key) {
+  const std::optional<uint64_t> from_file = result.unsigned_field(key);
+  if (text.empty()) return from_file;
+  const uint64_t value = parse_unsigned_option(text, option);
+  if (from_file && *from_file != value)
+    throw InputError::in(option, std::to_string(value) + " disagrees with the result file's '" +
+                                     key + " " + std::to_string(*from_file) + "' (" +
+                                     result.path + ")");
+  return value;
+}
+
+// Rejects options that the algorithm does not use, so a mistyped command
+// line is not silently half-ignored.
+void reject_unused_options(const CheckOptions& options) {
+  const std::string& algorithm = options.algorithm;
+  const bool distance = algorithm == "bfs" || algorithm == "sssp";
+  const struct {
+    bool given;
+    bool used;
+    const char* name;
+    const char* users;
+  } rules[] = {
+      {!options.source.empty(), distance, "--source", "bfs and sssp"},
+      {!options.k.empty(), algorithm == "kcore", "--k", "kcore"},
+      {!options.tolerance.empty(), algorithm == "pr" || algorithm == "spmv", "--tolerance",
+       "pr and spmv"},
+      {!options.damping.empty(), algorithm == "pr", "--damping", "pr"},
+      {!options.x_file.empty(), algorithm == "spmv", "--x", "spmv"},
+  };
+  for (const auto& rule : rules)
+    if (rule.given && !rule.used)
+      throw InputError::in(rule.name, std::string("only applies to ") + rule.users +
+                                          ", not " + algorithm);
+}
+
+// The parsed and cross-checked settings of one check.
+struct CheckSettings {
+  std::string algorithm;
+  std::optional<uint64_t> source;  // bfs, sssp
+  std::optional<uint64_t> k;       // kcore
+  double tolerance = 0;            // pr, spmv
+  double damping = 0;              // pr
+  uint64_t max_shown = 0;
+  std::string x_file;  // spmv
+};
+
+// Parses the option values; source and k may come from the result's header.
+CheckSettings settle(const CheckOptions& options, const ResultFile& result) {
+  CheckSettings settings;
+  const std::string& algorithm = settings.algorithm = options.algorithm;
+  settings.max_shown = parse_unsigned_option(options.max_mismatches, "--max-mismatches");
+  settings.x_file = options.x_file;
+  if (algorithm == "bfs" || algorithm == "sssp") {
+    settings.source = option_or_field(options.source, "--source", result, "source");
+    if (!settings.source)
+      throw InputError::in("--source", algorithm +
+                                           " needs a source vertex (give --source or a "
+                                           "'# source' line in the result file)");
+  }
+  if (algorithm == "kcore") {
+    settings.k = option_or_field(options.k, "--k", result, "k");
+    if (!settings.k)
+      throw InputError::in("--k", "kcore needs k (give --k or a '# k' line in the result file)");
+  }
+  if (algorithm == "pr" || algorithm == "spmv")
+    settings.tolerance =
+        options.tolerance.empty()
+            ? (algorithm == "pr" ? kDefaultPagerankTolerance : kDefaultSpmvTolerance)
+            : parse_real_option(options.tolerance, "--tolerance");
+  if (algorithm == "pr") {
+    settings.damping = options.damping.empty() ? PagerankParams().damping
+                                               : parse_real_option(options.damping, "--damping");
+    if (settings.damping >= 1)
+      throw InputError::in("--damping", "'" + options.damping + "' is not below 1");
+  }
+  return settings;
+}
+
+std::vector<double> spmv_x(const std::string& x_file, const CsrGraph& graph) {
+  if (x_file.empty()) return default_spmv_x(graph.num_vertices());
+  ResultFile x = read_result_file(x_file, "vector");
+  x.check_vertex_count(graph.num_vertices());
+  return std::move(x.real_values);
+}
+
+// Computes the reference answer for the algorithm and compares; adds the
+// algorithm's parameters to `description`.
+Verdict check_result(const CheckSettings& settings, const ResultFile& result,
+                     const CsrGraph& graph, std::string& description) {
+  const std::string& algorithm = settings.algorithm;
+  if (algorithm == "bfs" || algorithm == "sssp") {
+    if (*settings.source >= graph.num_vertices())
+      throw InputError::in("--source", "vertex " + std::to_string(*settings.source) +
+                                           " is not in the graph (it has " +
+                                           std::to_string(graph.num_vertices()) + " vertices)");
+    const VertexId source = static_cast<VertexId>(*settings.source);
+    description += " from vertex " + std::to_string(source);
+    const std::vector<uint64_t> expected =
+        algorithm == "bfs" ? reference_bfs(graph, source) : reference_sssp(graph, source);
+    return compare_distances(expected, result.unsigned_values, source, settings.max_shown);
+  }
+  if (algorithm == "cc")
+    return compare_partitions(reference_components(UndirectedGraph(graph)),
+                              result.signed_values, settings.max_shown);
+  if (algorithm == "kcore") {
+    description += " with k = " + std::to_string(*settings.k);
+    return compare_membership(reference_core_numbers(UndirectedGraph(graph)), *settings.k,
+                              result.unsigned_values, settings.max_shown);
+  }
+  if (algorithm == "tc")
+    return compare_count(reference_triangles(UndirectedGraph(graph)),
+                         result.unsigned_values.at(0));
+  if (algorithm == "pr") {
+    PagerankParams params;
+    params.damping = settings.damping;
+    return compare_pagerank(reference_pagerank(graph, params).rank, result.real_values,
+                            settings.tolerance, settings.max_shown);
+  }
+  // spmv: the only algorithm left (parse_options checked the name).
+  return compare_spmv(reference_spmv(graph, spmv_x(settings.x_file, graph)),
+                      result.real_values, settings.tolerance, settings.max_shown);
+}
+
+// Parses the command line; returns false after printing --help.
+bool parse_options(int argc, char** argv, CheckOptions& options) {
+  po::options_description check("Check options");
+  check.add_options()
+      ("help,h", "print this help and exit")
+      ("algorithm,a", po::value(&options.algorithm),
+       (std::string(kAlgorithmList) + " (required)").c_str())
+      ("source", po::value(&options.source),
+       "bfs, sssp: the source vertex (default: the result's '# source')")
+      ("k", po::value(&options.k), "kcore: the k (default: the result's '# k')")
+      ("tolerance", po::value(&options.tolerance),
+       "pr: bound on the L1 error (default 1e-4); spmv: relative bound (default 1e-5)")
+      ("damping", po::value(&options.damping), "pr: the damping factor d (default 0.85)")
+      ("x", po::value(&options.x_file),
+       "spmv: read x from this result file ('# algorithm vector', one value per vertex)")
+      ("max-mismatches",
+       po::value(&options.max_mismatches)->default_value(options.max_mismatches),
+       "print at most this many mismatching vertices");
+  po::options_description graph("Graph options (as for the program under test)");
+  add_graph_options(graph, options.graph);
+  po::options_description hidden;
+  hidden.add_options()
+      ("graph-source", po::value(&options.graph_source))
+      ("result", po::value(&options.result_path));
+  po::options_description all;
+  all.add(check).add(graph).add(hidden);
+  po::positional_options_description positional;
+  positional.add("graph-source", 1).add("result", 1);
+
+  const po::variables_map map = parse_command_line(kTool, argc, argv, all, &positional);
+  if (map.count("help")) {
+    std::cout << kUsage << '\n' << check << '\n' << graph << '\n' << kRules;
+    return false;
+  }
+  if (options.graph_source.empty() || options.result_path.empty())
+    throw InputError::in(kTool, "expected a GRAPH and a RESULT file (see --help)");
+  if (options.algorithm.empty())
+    throw InputError::in("--algorithm", std::string("missing (") + kAlgorithmList + ")");
+  if (std::find(std::begin(kAlgorithms), std::end(kAlgorithms), options.algorithm) ==
+      std::end(kAlgorithms))
+    throw InputError::in("--algorithm", "unknown algorithm '" + options.algorithm +
+                                            "' (expected " + kAlgorithmList + ")");
+  reject_unused_options(options);
+  return true;
+}
+
+int run_check(int argc, char** argv) {
+  CheckOptions options;
+  if (!parse_options(argc, argv, options)) return kExitPass;
+  LoadOptions load = to_load_options(options.graph);
+  // Read the result first: a malformed file fails before a long graph load.
+  const ResultFile result = read_result_file(options.result_path, options.algorithm);
+  const CheckSettings settings = settle(options, result);
+  if (options.algorithm == "pr") load.build.transpose = true;  // pagerank pulls over in-edges
+  const CsrGraph graph = load_graph(options.graph_source, load);
+  result.check_vertex_count(graph.num_vertices());
+
+  std::string description = options.algorithm + " on " + options.graph_source + " (" +
+                            std::to_string(graph.num_vertices()) + " vertices, " +
+                            std::to_string(graph.num_edges()) + " edges)";
+  const Verdict verdict = check_result(settings, result, graph, description);
+  for (const std::string& line : verdict.shown) std::cout << line << '\n';
+  if (verdict.mismatches > verdict.shown.size() && !verdict.shown.empty())
+    std::cout << "... (" << verdict.mismatches - verdict.shown.size() << " more)\n";
+  std::cout << kTool << ": " << (verdict.passed ? "PASS" : "FAIL") << ": " << description
+            << ": " << verdict.summary << '\n';
+  return verdict.passed ? kExitPass : kExitFail;
+}
+
+// Input errors exit with 2 (run_tool_main would use 1), so that they cannot be
+// mistaken for a wrong answer.
+int check_main(int argc, char** argv) {
+  try {
+    return run_check(argc, argv);
+  } catch (const InputError& error) {
+    std::cerr << error.what() << '\n';
+    return kExitCannotCheck;
+  }
+}
+
+}  // namespace
+}  // namespace irgl::check
+
+int main(int argc, char** argv) {
+  return irgl::run_tool_main("irgl-check", irgl::check::check_main, argc, argv);
+}

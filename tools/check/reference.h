@@ -1,0 +1,105 @@
+// Reference (CPU) implementations of the algorithms irgl-check verifies,
+// written independently of any GPU code. Where the Boost Graph Library has
+// the algorithm it is used (BFS, Dijkstra, connected components, core
+// numbers); PageRank, triangle counting and SpMV follow our own definitions
+// (docs/results.md), which BGL does not match.
+//
+// Graph views: bfs, sssp and spmv use the out-edges as loaded; pagerank uses
+// the in-edges; cc, kcore and tc use the underlying simple undirected graph
+// (UndirectedGraph below).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "irgl/graph/csr_graph.h"
+#include "irgl/results/result_format.h"
+
+namespace irgl::check {
+
+// The distance of a vertex that the source cannot reach.
+inline constexpr uint64_t kUnreachable = kInfiniteDistance;
+
+// A graph's underlying simple undirected graph: every edge in both
+// directions, no self-loops, no duplicate edges, adjacency lists sorted,
+// no weights.
+class UndirectedGraph {
+ public:
+  explicit UndirectedGraph(const CsrGraph& graph);
+
+  const CsrGraph& csr() const { return csr_; }
+  uint64_t num_vertices() const { return csr_.num_vertices(); }
+  // Undirected edges: each counted once.
+  uint64_t num_edges() const { return csr_.num_edges() / 2; }
+
+ private:
+  CsrGraph csr_;
+};
+
+// Hop distance from `source` along out-edges (BGL breadth_first_search);
+// kUnreachable for vertices it cannot reach.
+std::vector<uint64_t> reference_bfs(const CsrGraph& graph, VertexId source);
+
+// Weighted distance from `source` along out-edges (BGL
+// dijkstra_shortest_paths); kUnreachable for vertices it cannot reach. The
+// graph must have int32 weights, all non-negative; otherwise throws
+// InputError naming the graph and the first offending edge.
+std::vector<uint64_t> reference_sssp(const CsrGraph& graph, VertexId source);
+
+struct Components {
+  std::vector<VertexId> component;  // per vertex, in 0..count-1
+  uint64_t count = 0;
+};
+
+// Connected components (BGL connected_components), numbered in order of
+// their lowest vertex.
+Components reference_components(const UndirectedGraph& graph);
+
+// Core number of every vertex (BGL core_numbers): the largest k such that the
+// vertex belongs to the k-core, the maximal subgraph whose vertices all have
+// degree >= k within it.
+std::vector<uint32_t> reference_core_numbers(const UndirectedGraph& graph);
+
+// The degeneracy: the largest core number (0 for a graph without edges).
+uint32_t max_core_number(const std::vector<uint32_t>& core_numbers);
+
+// Number of triangles, each counted once: orients every edge from the
+// lower-ranked to the higher-ranked endpoint (rank = (degree, id)) and
+// intersects sorted oriented lists. Parallel.
+uint64_t reference_triangles(const UndirectedGraph& graph);
+
+struct PagerankParams {
+  double damping = 0.85;
+  double epsilon = 1e-12;  // stop when the L1 change of an iteration is below
+  unsigned max_iterations = 10000;
+};
+
+struct PagerankResult {
+  std::vector<double> rank;
+  unsigned iterations = 0;
+  double last_change = 0;  // L1 change of the last iteration
+};
+
+// PageRank by double-precision power iteration from PR0(v) = 1/N:
+//   PR(v) = (1-d)/N + d * (sum over in-edges (u,v) of PR(u)/outdeg(u) + D/N)
+// where D is the total rank of the vertices without out-edges (their rank is
+// spread over all vertices). Parallel edges count with their multiplicity.
+// The graph must have its transpose (in-edges); throws std::invalid_argument
+// otherwise.
+PagerankResult reference_pagerank(const CsrGraph& graph, const PagerankParams& params = {});
+
+// The x that spmv programs multiply by unless told otherwise:
+//   x[j] = 1 + (j mod 7) / 8.
+std::vector<double> default_spmv_x(uint64_t n);
+
+struct SpmvResult {
+  std::vector<double> y;          // y = A x
+  std::vector<double> magnitude;  // sum over j of |A[i][j] * x[j]|, for tolerances
+};
+
+// y = A x where row u of A holds u's out-edges: A[u][v] = the edge's weight
+// (int32 or float32; 1 in an unweighted graph), parallel edges summed.
+// x must have one entry per vertex. Parallel, in double precision.
+SpmvResult reference_spmv(const CsrGraph& graph, const std::vector<double>& x);
+
+}  // namespace irgl::check

@@ -1,0 +1,204 @@
+// irgl-graph: look at, convert and generate graphs.
+//
+//   irgl-graph stats [graph options] [--json] [--no-diameter] SOURCE...
+//   irgl-graph convert [graph options] [--force] SOURCE OUT.csr
+//   irgl-graph generate [graph options] [--force] SPEC OUT.csr
+//
+// SOURCE is a graph file or a generator spec (rmat:..., grid:..., uniform:...).
+#include <sys/stat.h>
+
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "irgl/graph/binary_format.h"
+#include "irgl/graph/load.h"
+#include "irgl/graph/stats.h"
+#include "irgl/options/graph_options.h"
+#include "irgl/support/error.h"
+
+namespace po = boost::program_options;
+
+namespace {
+
+constexpr const char* kTool = "irgl-graph";
+
+// What every subcommand parses: the graph options, --help, the positional
+// arguments, and the subcommand's own flags.
+struct CommandLine {
+  irgl::GraphOptionValues graph;
+  std::vector<std::string> arguments;
+  bool help = false;
+};
+
+po::options_description command_options(const std::string& caption, CommandLine& line) {
+  po::options_description options(caption);
+  options.add_options()("help,h", po::bool_switch(&line.help), "show this help");
+  irgl::add_graph_options(options, line.graph);
+  return options;
+}
+
+// Parses argv (argv[0] being the subcommand); returns false after printing
+// the help when asked for it.
+bool parse(const std::string& command, const std::string& usage, int argc, char** argv,
+           po::options_description& options, CommandLine& line) {
+  po::options_description all;
+  all.add(options).add_options()("arguments", po::value(&line.arguments));
+  po::positional_options_description positional;
+  positional.add("arguments", -1);
+  irgl::parse_command_line(std::string(kTool) + " " + command, argc, argv, all, &positional);
+  if (!line.help) return true;
+  std::cout << "usage: " << kTool << " " << usage << "\n\n" << options;
+  return false;
+}
+
+void expect_arguments(const std::string& command, const CommandLine& line, size_t count,
+                      const char* names) {
+  if (line.arguments.size() != count)
+    throw irgl::InputError::in(std::string(kTool) + " " + command,
+                               "expected " + std::string(names) + ", got " +
+                                   std::to_string(line.arguments.size()) +
+                                   " argument(s) (see --help)");
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+int stats_command(int argc, char** argv) {
+  CommandLine line;
+  bool json = false, no_diameter = false;
+  po::options_description options = command_options("options", line);
+  options.add_options()("json", po::bool_switch(&json),
+                        "print JSON (an array, one object per SOURCE)")(
+      "no-diameter", po::bool_switch(&no_diameter), "skip the diameter estimate (BFS sweeps)");
+  if (!parse("stats",
+             "stats [options] SOURCE...\n\n"
+             "Prints sizes, degree distributions, weakly connected components and a lower\n"
+             "bound on the diameter of each graph (a file or a generator spec).",
+             argc, argv, options, line))
+    return 0;
+  if (line.arguments.empty())
+    throw irgl::InputError::in(std::string(kTool) + " stats", "no SOURCE given (see --help)");
+  const irgl::LoadOptions load = irgl::to_load_options(line.graph);
+  irgl::StatsOptions stats_options;
+  stats_options.diameter = !no_diameter;
+
+  // All graphs first (one in memory at a time), so that a bad SOURCE leaves
+  // no partial report.
+  std::vector<irgl::GraphStats> all_stats;
+  for (const std::string& source : line.arguments)
+    all_stats.push_back(irgl::compute_stats(irgl::load_graph(source, load), stats_options));
+  if (json) std::cout << "[";
+  for (size_t i = 0; i < all_stats.size(); ++i) {
+    if (json) {
+      std::cout << (i ? ",\n " : "");
+      irgl::print_stats_json(std::cout, all_stats[i]);
+    } else {
+      std::cout << (i ? "\n" : "");
+      irgl::print_stats_text(std::cout, all_stats[i]);
+    }
+  }
+  if (json) std::cout << "]\n";
+  return 0;
+}
+
+// Loads `source` and writes it to `output` in the binary CSR format, refusing
+// to replace an existing `output` unless `force`.
+int write_binary(const std::string& source, const std::string& output, bool force,
+                 const irgl::GraphOptionValues& values) {
+  struct stat info;
+  if (::stat(output.c_str(), &info) == 0) {
+    if (S_ISDIR(info.st_mode)) throw irgl::InputError::in(output, "is a directory");
+    if (!force) throw irgl::InputError::in(output, "already exists (use --force to replace it)");
+  }
+  const irgl::LoadOptions load = irgl::to_load_options(values);
+  const auto start = std::chrono::steady_clock::now();
+  const irgl::CsrGraph graph = irgl::load_graph(source, load);
+  const double load_seconds = seconds_since(start);
+  const auto write_start = std::chrono::steady_clock::now();
+  irgl::write_irgl_binary(output, graph);
+  std::printf("%s: %llu vertices, %llu edges (loaded in %.2f s, written in %.2f s)\n",
+              output.c_str(), static_cast<unsigned long long>(graph.num_vertices()),
+              static_cast<unsigned long long>(graph.num_edges()), load_seconds,
+              seconds_since(write_start));
+  return 0;
+}
+
+int convert_command(int argc, char** argv) {
+  CommandLine line;
+  bool force = false;
+  po::options_description options = command_options("options", line);
+  options.add_options()("force", po::bool_switch(&force), "replace OUT.csr if it exists");
+  if (!parse("convert",
+             "convert [options] SOURCE OUT.csr\n\n"
+             "Loads SOURCE (a file or a generator spec) with the graph options and writes\n"
+             "it in irgl's binary CSR format.",
+             argc, argv, options, line))
+    return 0;
+  expect_arguments("convert", line, 2, "SOURCE and OUT.csr");
+  return write_binary(line.arguments[0], line.arguments[1], force, line.graph);
+}
+
+int generate_command(int argc, char** argv) {
+  CommandLine line;
+  bool force = false;
+  po::options_description options = command_options("options", line);
+  options.add_options()("force", po::bool_switch(&force), "replace OUT.csr if it exists");
+  if (!parse(
+          "generate",
+          "generate [options] SPEC OUT.csr\n\n"
+          "Generates a synthetic graph and writes it in irgl's binary CSR format. SPEC:\n"
+          "  rmat:SCALE  or  rmat:scale=S[,edge-factor=F][,seed=N][,a=..,b=..,c=..][,permute=0|1]\n"
+          "  grid:ROWSxCOLS  or  grid:rows=R,cols=C\n"
+          "  uniform:vertices=N,edges=M[,seed=S]",
+          argc, argv, options, line))
+    return 0;
+  expect_arguments("generate", line, 2, "SPEC and OUT.csr");
+  const std::string& spec = line.arguments[0];
+  if (!irgl::is_generator_spec(spec))
+    throw irgl::InputError::in(spec, "not a generator spec (expected rmat:, grid: or uniform:)");
+  return write_binary(spec, line.arguments[1], force, line.graph);
+}
+
+struct Command {
+  const char* name;
+  int (*run)(int, char**);
+  const char* summary;
+};
+
+constexpr Command kCommands[] = {
+    {"stats", stats_command, "print sizes, degrees, components and diameter of graphs"},
+    {"convert", convert_command, "write a graph in the binary CSR format (.csr)"},
+    {"generate", generate_command, "write a synthetic graph (rmat, grid, uniform) as .csr"},
+};
+
+void print_usage() {
+  std::cout << "usage: " << kTool << " COMMAND [options] ARGUMENTS...\n\ncommands:\n";
+  for (const Command& command : kCommands)
+    std::printf("  %-10s %s\n", command.name, command.summary);
+  std::cout << "\n'" << kTool << " COMMAND --help' describes a command and its options.\n";
+}
+
+int run(int argc, char** argv) {
+  if (argc < 2)
+    throw irgl::InputError::in(
+        kTool, "no command given (expected stats, convert or generate; see --help)");
+  const std::string name = argv[1];
+  if (name == "--help" || name == "-h" || name == "help") {
+    print_usage();
+    return 0;
+  }
+  for (const Command& command : kCommands)
+    if (name == command.name) return command.run(argc - 1, argv + 1);
+  throw irgl::InputError::in(
+      kTool, "unknown command '" + name + "' (expected stats, convert or generate; see --help)");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return irgl::run_tool_main(kTool, run, argc, argv); }
