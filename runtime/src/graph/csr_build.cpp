@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "irgl/support/parallel.h"
-#include "parallel_tasks.h"
 
 namespace irgl {
 

@@ -24,6 +24,14 @@ void CsrGraph::check_weight_type(WeightType wanted) const {
 }
 
 void CsrGraph::build_transpose() {
+  if (symmetric && sorted) {
+    // Every edge's reverse is present with the same weight, so each vertex's
+    // sorted in-list equals its sorted out-list.
+    in_offsets = out_offsets;
+    in_sources = out_targets;
+    in_weights = out_weights;
+    return;
+  }
   in_offsets = count_to_offsets(count_occurrences(out_targets, num_vertices_));
   in_sources.assign(out_targets.size(), 0);
   if (has_weights()) in_weights.assign(out_targets.size(), 0);

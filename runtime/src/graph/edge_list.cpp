@@ -8,7 +8,6 @@
 #include "irgl/graph/csr_build.h"
 #include "irgl/support/error.h"
 #include "irgl/support/parallel.h"
-#include "parallel_tasks.h"
 
 namespace irgl {
 

@@ -85,11 +85,11 @@ std::string make_directories(const std::string& dir) {
 
 }  // namespace
 
-std::string cache_path_for(const std::string& source, const BuildOptions& options,
-                           const std::string& cache_dir) {
+std::string cache_path_for(const std::string& source, GraphFormat format,
+                           const BuildOptions& options, const std::string& cache_dir) {
   const std::string key = "irgl graph cache " + std::to_string(kCacheVersion) + "\n" +
                           (is_generator_spec(source) ? "spec " + source : file_key(source)) + "\n" +
-                          options_key(options);
+                          "format " + to_string(format) + "\n" + options_key(options);
   const std::string problem = make_directories(cache_dir);
   if (!problem.empty()) {
     warn("cannot use the cache directory '" + cache_dir + "': " + problem + "; not caching");

@@ -121,7 +121,7 @@ CsrGraph load_graph(const std::string& source, const LoadOptions& options) {
   }
   const bool cacheable = !options.cache_dir.empty() && format != GraphFormat::irgl_binary;
   const std::string cached =
-      cacheable ? cache_path_for(source, options.build, options.cache_dir) : std::string();
+      cacheable ? cache_path_for(source, format, options.build, options.cache_dir) : std::string();
   if (!cached.empty()) {
     if (auto graph = read_cached_graph(cached)) {
       graph->name = source;

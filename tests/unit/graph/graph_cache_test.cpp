@@ -41,15 +41,24 @@ void set_mtime(const std::string& path, time_t seconds, long nanoseconds) {
 
 TEST(CachePath, IsStableAndNamesTheSource) {
   ScratchDir dir;
-  const std::string path = cache_path_for(kSpec, {}, dir.file("a/b/cache"));
-  EXPECT_EQ(path, cache_path_for(kSpec, {}, dir.file("a/b/cache")));
+  const std::string path = cache_path_for(kSpec, GraphFormat::automatic, {}, dir.file("a/b/cache"));
+  EXPECT_EQ(path, cache_path_for(kSpec, GraphFormat::automatic, {}, dir.file("a/b/cache")));
   EXPECT_TRUE(std::regex_match(
       path,
       std::regex(dir.file("a/b/cache") + "/rmat_scale_8_edge-factor_4_seed_3-[0-9a-f]{32}\\.csr")))
       << path;
   struct stat info;
   EXPECT_EQ(::stat(dir.file("a/b/cache").c_str(), &info), 0) << "the directory is created";
-  EXPECT_NE(path, cache_path_for("rmat:scale=8,edge-factor=4,seed=4", {}, dir.file("a/b/cache")));
+  EXPECT_NE(path, cache_path_for("rmat:scale=8,edge-factor=4,seed=4", GraphFormat::automatic, {},
+                                 dir.file("a/b/cache")));
+}
+
+// Regression: a file read with a forced --format must not reuse the entry of
+// the auto-detected format.
+TEST(CachePath, TheFormatChangesIt) {
+  ScratchDir dir;
+  EXPECT_NE(cache_path_for(kSpec, GraphFormat::automatic, {}, dir.path()),
+            cache_path_for(kSpec, GraphFormat::edge_list, {}, dir.path()));
 }
 
 TEST(CachePath, EveryBuildOptionChangesIt) {
@@ -67,11 +76,11 @@ TEST(CachePath, EveryBuildOptionChangesIt) {
   variants[9].weights.convert_to = WeightType::float32;
   std::set<std::string> paths;
   for (const BuildOptions& options : variants)
-    paths.insert(cache_path_for(kSpec, options, dir.path()));
+    paths.insert(cache_path_for(kSpec, GraphFormat::automatic, options, dir.path()));
   EXPECT_EQ(paths.size(), variants.size());
   BuildOptions hash_max = variants[7];
   hash_max.weights.max = 7;
-  EXPECT_EQ(paths.count(cache_path_for(kSpec, hash_max, dir.path())), 0u);
+  EXPECT_EQ(paths.count(cache_path_for(kSpec, GraphFormat::automatic, hash_max, dir.path())), 0u);
 }
 
 TEST(CachePath, FollowsTheSourceFilesSizeAndModificationTime) {
@@ -79,22 +88,22 @@ TEST(CachePath, FollowsTheSourceFilesSizeAndModificationTime) {
   const std::string source = dir.file("g.el");
   testing::write_file(source, "0 1\n");
   set_mtime(source, 1700000000, 5);
-  const std::string original = cache_path_for(source, {}, dir.file("cache"));
+  const std::string original = cache_path_for(source, GraphFormat::automatic, {}, dir.file("cache"));
   // The same file by another name.
   const std::string relative = std::filesystem::relative(source).string();
-  EXPECT_EQ(cache_path_for(relative, {}, dir.file("cache")), original);
+  EXPECT_EQ(cache_path_for(relative, GraphFormat::automatic, {}, dir.file("cache")), original);
 
   set_mtime(source, 1700000000, 6);  // one nanosecond later
-  const std::string touched = cache_path_for(source, {}, dir.file("cache"));
+  const std::string touched = cache_path_for(source, GraphFormat::automatic, {}, dir.file("cache"));
   EXPECT_NE(touched, original);
   testing::write_file(source, "0 1\n1 0\n");
   set_mtime(source, 1700000000, 6);
-  EXPECT_NE(cache_path_for(source, {}, dir.file("cache")), touched) << "same time, new size";
+  EXPECT_NE(cache_path_for(source, GraphFormat::automatic, {}, dir.file("cache")), touched) << "same time, new size";
 }
 
 TEST(CachePath, MissingSourceIsAnInputError) {
   ScratchDir dir;
-  EXPECT_EQ(testing::input_error_of([&] { cache_path_for(dir.file("none.el"), {}, dir.path()); }),
+  EXPECT_EQ(testing::input_error_of([&] { cache_path_for(dir.file("none.el"), GraphFormat::automatic, {}, dir.path()); }),
             dir.file("none.el") + ": error: cannot open: No such file or directory");
 }
 
@@ -102,7 +111,7 @@ TEST(CachePath, UnusableDirectoryDisablesCaching) {
   ScratchDir dir;
   testing::write_file(dir.file("plain"), "");
   ::testing::internal::CaptureStderr();
-  EXPECT_EQ(cache_path_for(kSpec, {}, dir.file("plain")), "");
+  EXPECT_EQ(cache_path_for(kSpec, GraphFormat::automatic, {}, dir.file("plain")), "");
   EXPECT_EQ(::testing::internal::GetCapturedStderr(),
             "irgl: warning: cannot use the cache directory '" + dir.file("plain") +
                 "': not a directory; not caching\n");

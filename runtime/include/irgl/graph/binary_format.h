@@ -15,6 +15,9 @@
 //   offset 64  uint64[n+1] out offsets, uint32[m] targets, [uint32[m] weights],
 //              then, with a transpose, uint64[n+1] in offsets, uint32[m]
 //              sources, [uint32[m] weights]; each array starts 8-byte aligned.
+// Checksums are XXH64: the header's over bytes 0..47; the payload's is the
+// XXH64 of the XXH64s of its 4 MiB chunks (little-endian u64s), seeded with
+// the payload length, so it is computed in parallel.
 // Readers check the magic, version, sizes against the file length, both
 // checksums and the CSR invariants, and report problems as "file: byte N: ...".
 #pragma once
@@ -24,6 +27,7 @@
 
 #include "irgl/graph/csr_graph.h"
 #include "irgl/graph/edge_list.h"
+#include "irgl/graph/load.h"
 
 namespace irgl {
 
@@ -39,10 +43,11 @@ CsrGraph read_irgl_binary(const std::string& path);
 
 // The cache file for `source` loaded with `options` in `cache_dir`: its name
 // encodes the source (for files: absolute path, size and modification time;
-// for generator specs: the spec) and the build options. Creates `cache_dir`
+// for generator specs: the spec), the format it is read as and the build
+// options. Creates `cache_dir`
 // if needed.
-std::string cache_path_for(const std::string& source, const BuildOptions& options,
-                           const std::string& cache_dir);
+std::string cache_path_for(const std::string& source, GraphFormat format,
+                           const BuildOptions& options, const std::string& cache_dir);
 
 // The cached graph, or nothing when the file is absent; a damaged cache file
 // is reported as a warning on stderr, removed, and treated as absent.
