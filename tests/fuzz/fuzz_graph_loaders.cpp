@@ -17,8 +17,9 @@
 
 namespace {
 
-// A temporary file for this process, removed at exit; in memory (/dev/shm)
-// where possible, as it is rewritten for every input.
+// A file name of this process's own for the inputs; in memory (/dev/shm)
+// where possible. The file exists only while an input is being read, since
+// libFuzzer may end the process without running exit handlers.
 const std::string& input_path() {
   static const std::string path = [] {
     std::string name = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
@@ -26,7 +27,6 @@ const std::string& input_path() {
     const int fd = mkstemp(name.data());
     if (fd < 0) std::abort();
     close(fd);
-    std::atexit([] { std::remove(input_path().c_str()); });
     return name;
   }();
   return path;
@@ -77,6 +77,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } catch (const irgl::InputError&) {
     // A broken compressed stream.
   }
-  read_and_check([&] { return irgl::read_galois_binary(path); });
+  read_and_check([&] { return irgl::read_galois_binary(path, false); });
+  std::remove(path.c_str());
   return 0;
 }

@@ -166,7 +166,10 @@ class RegionVisitor : public RecursiveASTVisitor<RegionVisitor> {
     if (!member) return true;
     if (member->class_name == "Worklist" && member->method == "push") {
       const VarDecl* worklist = dsl::referenced_var(member->object);
-      if (worklist && worklist == iterated_worklist_) {
+      if (region_ == Region::prologue) {
+        context_.error(call->getExprLoc(), "push before the vertex loop, where every thread would "
+                                           "push; push inside the loop");
+      } else if (worklist && worklist == iterated_worklist_) {
         context_.error(call->getExprLoc(),
                        "pushes to '" + worklist->getNameAsString() +
                            "', the worklist this loop iterates over; push to another worklist "
@@ -186,15 +189,20 @@ class RegionVisitor : public RecursiveASTVisitor<RegionVisitor> {
     if (!var) return true;
     if (auto it = context_.fields.find(var); it != context_.fields.end())
       add_unique(fields_used, it->second);
-    if (auto it = context_.reductions.find(var); it != context_.reductions.end())
+    if (auto it = context_.reductions.find(var); it != context_.reductions.end()) {
       add_unique(reductions_used, it->second);
-    if (region_ == Region::edge && vertex_locals_.count(var)) local_refs.push_back(ref);
+      if (region_ == Region::prologue)
+        context_.error(ref->getLocation(), "reduction '" + it->second +
+                                               "' used before the vertex loop, where every thread "
+                                               "would combine into it; use it inside the loop");
+    }
+    if (region_ != Region::prologue && vertex_locals_.count(var)) local_refs.push_back(ref);
     return true;
   }
 
   std::vector<std::string> fields_used, reductions_used, worklists_pushed;
   std::vector<LocalWrite> local_writes;          // edge region only
-  std::vector<const DeclRefExpr*> local_refs;    // edge region only
+  std::vector<const DeclRefExpr*> local_refs;    // uses of vertex-loop variables
 
  private:
   template <class F>
@@ -445,6 +453,7 @@ bool KernelBuilder::build_vertex_loop(Scope& scope, const Stmt* loop_stmt, const
       for (const Decl* d : decl->decls())
         if (const auto* var = dyn_cast<VarDecl>(d)) scope.vertex_locals.insert(var);
 
+  // Visits vertex-loop code; returns its uses of vertex-loop variables.
   auto visit_vertex_code = [&](const Stmt* stmt) {
     RegionVisitor visitor(context_, Region::vertex, nullptr, scope.vertex, scope.iterated_worklist,
                           scope.is_lambda, scope.per_thread, scope.vertex_locals, nullptr,
@@ -453,6 +462,7 @@ bool KernelBuilder::build_vertex_loop(Scope& scope, const Stmt* loop_stmt, const
     for (const auto& f : visitor.fields_used) add_unique(kernel.fields_used, f);
     for (const auto& r : visitor.reductions_used) add_unique(kernel.reductions_used, r);
     for (const auto& w : visitor.worklists_pushed) add_unique(kernel.worklists_pushed, w);
+    return visitor.local_refs;
   };
   for (const Stmt* stmt : pre)
     visit_vertex_code(is_guard(stmt) ? cast<IfStmt>(stmt)->getCond() : stmt);
@@ -465,7 +475,21 @@ bool KernelBuilder::build_vertex_loop(Scope& scope, const Stmt* loop_stmt, const
   } else {
     attach_pragma(loop_stmt, nullptr, nullptr);
   }
-  for (const Stmt* stmt : post) visit_vertex_code(stmt);
+  // Code after the edge loop may run in another thread than the code before
+  // it (edge-parallel schedules): what it reads from before joins the closure.
+  for (const Stmt* stmt : post)
+    for (const DeclRefExpr* ref : visit_vertex_code(stmt)) {
+      if (!loop.edge_loop) continue;
+      const auto* var = cast<VarDecl>(ref->getDecl());
+      const std::string name = var->getNameAsString();
+      EdgeLoop& edge = *loop.edge_loop;
+      const bool known =
+          std::any_of(edge.closure.begin(), edge.closure.end(), [&](const Variable& v) { return v.name == name; }) ||
+          std::any_of(edge.accumulators.begin(), edge.accumulators.end(),
+                      [&](const Accumulator& a) { return a.var.name == name; });
+      if (!known)
+        edge.closure.push_back({name, context_.type_name(var->getType().getNonReferenceType().getUnqualifiedType())});
+    }
   if (context_.has_errors()) return false;
 
   // All rewrites are in place: copy the code.
@@ -558,6 +582,17 @@ bool KernelBuilder::build_edge_loop(Scope& scope, const CXXForRangeStmt* loop, E
         {var->getNameAsString(), context_.type_name(var->getType().getNonReferenceType().getUnqualifiedType())});
   }
   for (const auto& [var, op] : accumulators) {
+    const QualType type = var->getType().getNonReferenceType();
+    const uint64_t bits = context_.ast().getTypeSize(type);
+    if (!type->isArithmeticType() || type->isBooleanType() || (bits != 32 && bits != 64) ||
+        ((op == AccumulatorOp::bit_or || op == AccumulatorOp::bit_and) && !type->isIntegerType())) {
+      context_.error(var->getLocation(),
+                     "accumulator '" + var->getNameAsString() + "' has type '" +
+                         context_.type_name(type) +
+                         "'; edge-loop accumulators are 32- or 64-bit numbers (integers for |= "
+                         "and &=), so that partial values can be combined atomically");
+      return false;
+    }
     Accumulator accumulator;
     accumulator.var = {var->getNameAsString(),
                        context_.type_name(var->getType().getNonReferenceType().getUnqualifiedType())};

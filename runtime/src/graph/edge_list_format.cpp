@@ -1,6 +1,7 @@
 // Edge lists in the SNAP style and its variants (.txt .el .tsv .csv .wel):
 //
-//   # comment (or % comment); "# Nodes: N ..." fixes the vertex count
+//   # comment (or % comment); "# Nodes: N ..." gives the vertex count (more
+//   when ids reach beyond it)
 //   u v        or   u v w      (0-based ids; blanks and/or one comma between)
 //
 // Every edge line has the same number of columns. A third column is a weight:
@@ -109,7 +110,7 @@ class EdgeLineParser {
   EdgeLineParser(const TextInput& input, const Header& header)
       : input_(input),
         header_(header),
-        limit_(header.nodes_line ? header.declared_vertices : kMaxVertices) {}
+        limit_(kMaxVertices) {}
 
   void parse(const char* p, const char* end, EdgeChunk& chunk) const {
     while (p < end) {
@@ -201,9 +202,6 @@ class EdgeLineParser {
   [[noreturn]] void fail_vertex(std::string_view field) const {
     std::string problem = "vertex id " + text::excerpt(field) + " out of range";
     if (limit_ > 0) problem += " 0.." + std::to_string(limit_ - 1);
-    if (header_.nodes_line)
-      problem += " (line " + std::to_string(line_of(header_.nodes_line)) +
-                 " says 'Nodes: " + std::to_string(limit_) + "')";
     throw ParseError{field.data(), problem};
   }
 
@@ -264,7 +262,9 @@ EdgeList parse_edge_list(const TextInput& input) {
                                            [](const EdgeChunk& c) { return c.float_weights; });
     for (EdgeChunk& chunk : chunks) {
       if (float_weights && !chunk.float_weights) chunk.switch_to_float();
-      if (chunk.has_edges && !header.nodes_line)
+      // A SNAP "Nodes: N" comment is a lower bound: some published files
+      // (roadNet-CA, web-Google) have ids at or above N.
+      if (chunk.has_edges)
         edges.num_vertices = std::max<uint64_t>(edges.num_vertices, uint64_t(chunk.max_id) + 1);
     }
     edges.weight_type = header.columns == 2 ? WeightType::none

@@ -13,6 +13,7 @@ namespace irgl {
 struct TextInput {
   std::string name;  // the path, as given (used in error messages)
   std::string data;
+  bool show_progress = true;  // parsers report progress on long inputs
 };
 
 // Reads (and if needed decompresses) a whole file; throws InputError naming
@@ -31,6 +32,6 @@ EdgeList parse_dimacs(const TextInput& input);
 
 // Galois binary .gr (version 1; version 2 is reported as unsupported);
 // errors name "file: byte N".
-EdgeList read_galois_binary(const std::string& path);
+EdgeList read_galois_binary(const std::string& path, bool show_progress);
 
 }  // namespace irgl

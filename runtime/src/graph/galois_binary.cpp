@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "formats.h"
@@ -42,16 +43,17 @@ class ByteSource {
 
 class FileSource final : public ByteSource {
  public:
-  explicit FileSource(const std::string& path)
-      : file_(path), progress_("reading " + path, file_.size()) {}
+  FileSource(const std::string& path, bool show_progress) : file_(path) {
+    if (show_progress) progress_.emplace("reading " + path, file_.size());
+  }
   uint64_t size() const override { return file_.size(); }
   uint64_t read(void* buffer, uint64_t bytes) override {
-    return file_.read(buffer, bytes, &progress_);
+    return file_.read(buffer, bytes, progress_ ? &*progress_ : nullptr);
   }
 
  private:
   InputFile file_;
-  Progress progress_;
+  std::optional<Progress> progress_;
 };
 
 class MemorySource final : public ByteSource {
@@ -70,15 +72,15 @@ class MemorySource final : public ByteSource {
   uint64_t position_ = 0;
 };
 
-std::unique_ptr<ByteSource> open_source(const std::string& path) {
+std::unique_ptr<ByteSource> open_source(const std::string& path, bool show_progress) {
   {
     InputFile probe(path);
     char head[kMagicBytes];
     const uint64_t got = probe.read(head, sizeof head);
     if (probe.is_regular() && detect_compression(std::string_view(head, got)) == Compression::none)
-      return std::make_unique<FileSource>(path);
+      return std::make_unique<FileSource>(path, show_progress);
   }
-  return std::make_unique<MemorySource>(read_text_input(path, true).data);
+  return std::make_unique<MemorySource>(read_text_input(path, show_progress).data);
 }
 
 struct Header {
@@ -105,7 +107,8 @@ std::string to_string(unsigned __int128 value) {
 
 class GaloisReader {
  public:
-  explicit GaloisReader(const std::string& path) : path_(path), source_(open_source(path)) {}
+  GaloisReader(const std::string& path, bool show_progress)
+      : path_(path), source_(open_source(path, show_progress)) {}
 
   EdgeList read() {
     const Header header = read_header();
@@ -242,6 +245,8 @@ class GaloisReader {
 
 }  // namespace
 
-EdgeList read_galois_binary(const std::string& path) { return GaloisReader(path).read(); }
+EdgeList read_galois_binary(const std::string& path, bool show_progress) {
+  return GaloisReader(path, show_progress).read();
+}
 
 }  // namespace irgl

@@ -235,6 +235,7 @@ TextInput read_text_input(const std::string& path, bool show_progress) {
 
   TextInput input;
   input.name = path;
+  input.show_progress = show_progress;
   char head[kMagicBytes];
   const uint64_t head_size = file.read(head, sizeof head, meter);
   const Compression compression = detect_compression(std::string_view(head, head_size));

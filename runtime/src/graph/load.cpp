@@ -64,9 +64,9 @@ GraphFormat detect_format(const std::string& path) {
   if (ends_with(name, ".mtx") || head.rfind("%%MatrixMarket", 0) == 0)
     return GraphFormat::matrix_market;
   if (ends_with(name, ".gr")) {
-    // Galois binary files begin with the 64-bit little-endian version word.
-    if (head.size() >= 8 && (head[0] == 1 || head[0] == 2) &&
-        head.compare(1, 7, std::string(7, '\0')) == 0)
+    // Galois binary files begin with the 64-bit little-endian version word
+    // (a NUL byte among the first 8 means binary; the reader checks the version).
+    if (head.size() >= 8 && head.substr(0, 8).find('\0') != std::string::npos)
       return GraphFormat::galois_binary;
     return GraphFormat::dimacs;
   }
@@ -82,7 +82,7 @@ CsrGraph parse_file(const std::string& path, GraphFormat format, const LoadOptio
     case GraphFormat::irgl_binary:
       return rebuild(read_irgl_binary(path), options.build);
     case GraphFormat::galois_binary:
-      edges = read_galois_binary(path);
+      edges = read_galois_binary(path, options.show_progress);
       break;
     case GraphFormat::matrix_market:
       edges = parse_matrix_market(read_text_input(path, options.show_progress));

@@ -18,6 +18,7 @@
 #include "irgl/graph/edge_list.h"
 #include "irgl/support/parallel.h"
 #include "irgl/support/progress.h"
+#include <optional>
 #include "text_scanner.h"
 
 namespace irgl::text {
@@ -67,7 +68,8 @@ std::vector<Chunk> parse_in_chunks(const TextInput& input, uint64_t begin, const
   std::vector<Chunk> chunks(workers, prototype);
   std::vector<std::exception_ptr> failures(workers);
   std::atomic<unsigned> first_failure{UINT_MAX};
-  Progress progress("parsing " + input.name, end - begin);
+  std::optional<Progress> progress;
+  if (input.show_progress) progress.emplace("parsing " + input.name, end - begin);
 
   parallel_chunks(begin, end, [&](uint64_t lo, uint64_t hi, unsigned worker) {
     try {
@@ -80,7 +82,7 @@ std::vector<Chunk> parse_in_chunks(const TextInput& input, uint64_t begin, const
         const uint64_t block_end =
             line_start_from(data, block, std::min(last, block + kBlockBytes));
         parse_block(data.data() + block, data.data() + block_end, chunks[worker]);
-        progress.advance(block_end - block);
+        if (progress) progress->advance(block_end - block);
         block = block_end;
       }
     } catch (...) {

@@ -30,7 +30,7 @@ inline EdgeList read_edges(const std::string& path) {
     case GraphFormat::dimacs:
       return parse_dimacs(read_text_input(path, false));
     case GraphFormat::galois_binary:
-      return read_galois_binary(path);
+      return read_galois_binary(path, false);
     default:
       return parse_edge_list(read_text_input(path, false));
   }

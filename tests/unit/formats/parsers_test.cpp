@@ -174,6 +174,15 @@ TEST(EdgeListFormat, CommentsOnlyMakeAnEmptyGraph) {
   EXPECT_EQ(declared.size(), 0u);
 }
 
+// Regression: SNAP's "Nodes: N" is a lower bound, since published files such
+// as roadNet-CA have ids at or above N.
+TEST(EdgeListFormat, IdsBeyondTheNodesCommentRaiseTheVertexCount) {
+  const CsrGraph graph = load_graph(testing::test_input("good/el-ids-beyond-nodes-header.txt"), {});
+  EXPECT_EQ(graph.num_vertices(), 4u);
+  EXPECT_EQ(graph.num_edges(), 2u);
+  EXPECT_EQ(parse_edge_list(text_input("# Nodes: 10 Edges: 1\n0 1\n")).num_vertices, 10u);
+}
+
 // A big edge list (several parallel chunks, more than one block each) of
 // edges i -> i+1 with weight i, optionally with a different last line.
 std::string chain(uint64_t edges, const std::string& last_line = "") {
@@ -275,12 +284,12 @@ TEST(GaloisBinary, HoldsTheSameGraphAsTheDimacsFile) {
 }
 
 TEST(GaloisBinary, GzipCompressedFileIsReadThroughMemory) {
-  EXPECT_EQ(weighted_edges_of<int32_t>(read_galois_binary(good("galois.gr.gz"))),
-            weighted_edges_of<int32_t>(read_galois_binary(good("galois.gr"))));
+  EXPECT_EQ(weighted_edges_of<int32_t>(read_galois_binary(good("galois.gr.gz"), false)),
+            weighted_edges_of<int32_t>(read_galois_binary(good("galois.gr"), false)));
 }
 
 TEST(GaloisBinary, UnweightedWithoutPadding) {
-  const EdgeList edges = read_galois_binary(good("galois-unweighted.gr"));
+  const EdgeList edges = read_galois_binary(good("galois-unweighted.gr"), false);
   EXPECT_EQ(edges.num_vertices, 3u);
   EXPECT_EQ(edges.weight_type, WeightType::none);
   EXPECT_TRUE(edges.weights.empty());

@@ -119,8 +119,8 @@ struct EdgeLoop {
   std::string graph;        // g
   std::string vertex;       // v (the enclosing vertex loop's variable)
   EdgeDirection direction = EdgeDirection::out;
-  // Vertex-loop locals the body reads (their values must reach whichever
-  // thread runs the body).
+  // Vertex-loop locals the body or the code after the loop reads (their
+  // values must reach whichever thread runs that code).
   std::vector<Variable> closure;
   std::vector<Accumulator> accumulators;
   std::vector<CodeFragment> body;

@@ -324,7 +324,10 @@ struct ReductionSlot {
   template <int BlockThreads>
   __device__ void flush() {
     using BlockReduce = cub::BlockReduce<T, BlockThreads>;
+    // One storage per <T, Op, BlockThreads>: a kernel flushing two such
+    // reductions reuses it, which CUB allows only after a barrier.
     __shared__ typename BlockReduce::TempStorage storage;
+    __syncthreads();
     const T block_value =
         BlockReduce(storage).Reduce(partial, [](T a, T b) { return Op::combine(a, b); });
     if (threadIdx.x == 0) Op::atomic(*target, block_value);
@@ -336,24 +339,32 @@ struct ReductionSlot {
 template <class T, class Op>
 class Reduction {
  public:
-  explicit Reduction(const char* name) : name_(name), value_(1) {}
+  explicit Reduction(const char* name) : name_(name) {}
   Reduction& operator=(T value) {
-    value_.upload(&value, 1);
+    storage().upload(&value, 1);
     return *this;
   }
   // One device-to-host copy (synchronizes with the kernels before it).
   T value() const {
     T result;
-    value_.download(&result, 1);
+    storage().download(&result, 1);
     return result;
   }
   operator T() const { return value(); }
-  ReductionSlot<T, Op> view() { return {value_.data(), Op::template identity<T>()}; }
+  ReductionSlot<T, Op> view() { return {storage().data(), Op::template identity<T>()}; }
   const std::string& name() const { return name_; }
 
  private:
+  // Allocated on first use: reductions are globals, and allocating during
+  // static initialisation would stop a program before main() (no --help, no
+  // clean error) on a machine without a usable GPU.
+  gpu::DeviceBuffer<T>& storage() const {
+    value_.reset(1);
+    return value_;
+  }
+
   std::string name_;
-  gpu::DeviceBuffer<T> value_;
+  mutable gpu::DeviceBuffer<T> value_;
 };
 
 template <class T>

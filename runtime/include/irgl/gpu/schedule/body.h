@@ -1,0 +1,57 @@
+// What a schedule runs: a Body, the per-vertex and per-edge code of one
+// vertex loop with its edge loop. irglc generates one Body struct per kernel;
+// hand-written CUDA can define its own (see runtime/examples/spmv_schedules.cu).
+//
+//   struct Body {
+//     using Closure = ...;  // values the edge code needs from the vertex code
+//     using Accum = ...;    // values the edge code combines per vertex
+//     static constexpr bool kHasEdges;   // false: a vertex loop without edges
+//     static constexpr bool kHasAccum;   // Accum has fields to combine
+//     static constexpr bool kHasPost;    // post() does something
+//
+//     // The vertex code before the edge loop: fills the closure; false when
+//     // the vertex does nothing more (a guard failed, or it continued).
+//     __device__ bool pre(Node v, Closure& closure);
+//     // The vertex's edges: [edges_begin(v), edges_end(v)).
+//     __device__ uint64_t edges_begin(Node v) const;
+//     __device__ uint64_t edges_end(Node v) const;
+//     // The largest degree any vertex has in this direction (lets ALB skip
+//     // its inspection on graphs where no vertex can be huge).
+//     __host__ __device__ uint64_t max_degree() const;
+//     // One edge; combines its contribution into `accum` (a partial value).
+//     __device__ void edge(Node v, Edge e, const Closure& closure, Accum& accum);
+//     // The vertex code after the edge loop, once all of v's edges are done,
+//     // with the combined accumulators.
+//     __device__ void post(Node v, const Closure& closure, const Accum& accum);
+//     __host__ __device__ static Accum identity();
+//     __device__ static void combine(Accum& into, const Accum& from);
+//     // Combines into memory other threads update too (global or shared).
+//     __device__ static void atomic_combine(Accum* into, const Accum& from);
+//     // Flushes the reductions the code combined into (every thread of the
+//     // block calls it once, at the end of every kernel that ran the code).
+//     template <int BlockThreads> __device__ void flush();
+//   };
+//
+// Every schedule calls pre() exactly once per frontier item, edge() exactly
+// once per edge of each vertex whose pre() returned true, and then post()
+// exactly once for that vertex; it differs only in which threads do it.
+// Closure and Accum must be trivially copyable: schedules copy them through
+// shuffles, shared memory and global memory.
+#pragma once
+
+#include <type_traits>
+
+namespace irgl::gpu::schedule {
+
+// The Accum of bodies that combine nothing.
+struct NoAccum {};
+
+template <class Body>
+constexpr void check_body() {
+  static_assert(std::is_trivially_copyable_v<typename Body::Closure>,
+                "a Body's Closure must be trivially copyable");
+  static_assert(std::is_trivially_copyable_v<typename Body::Accum>,
+                "a Body's Accum must be trivially copyable");
+}
+
+}  // namespace irgl::gpu::schedule

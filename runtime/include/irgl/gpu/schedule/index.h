@@ -1,0 +1,148 @@
+// The index arithmetic of the load-balancing schedules: which tiles (active
+// vertices) and atoms (edges) each thread takes. Pure __host__ __device__
+// functions, so host unit tests can simulate a whole grid and check that
+// every atom is processed exactly once (tests/unit/schedule/).
+//
+// Vocabulary (paper 000): a tile is a vertex of the frontier (its position
+// `item` in the frontier), its atoms are its edges; a schedule maps tiles or
+// atoms to threads. Work counts are 64-bit throughout: a frontier's edges may
+// exceed 2^32, and no count goes through floating point.
+#pragma once
+
+#include <cstdint>
+
+#include "irgl/gpu/host_device.h"
+
+namespace irgl::gpu::schedule {
+
+// A half-open range [begin, end) of indices.
+struct IndexRange {
+  uint64_t begin = 0;
+  uint64_t end = 0;
+  IRGL_HOST_DEVICE uint64_t size() const { return end > begin ? end - begin : 0; }
+};
+
+// ceil(a / b) for b > 0, in integers.
+IRGL_HOST_DEVICE uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
+
+//===----------------------------------------------------------------------===//
+// Tiles to threads and groups
+//===----------------------------------------------------------------------===//
+
+// Grid-stride: worker w of `workers` takes indices w, w + workers, ... < count.
+// (Thread-mapped: workers are threads; group-mapped: workers are groups.)
+IRGL_HOST_DEVICE uint64_t first_index(uint64_t worker) { return worker; }
+IRGL_HOST_DEVICE uint64_t next_index(uint64_t index, uint64_t workers) {
+  return index + workers;
+}
+
+// The group a thread belongs to when blocks of `block_threads` threads are cut
+// into groups of `group_size` consecutive threads (group_size divides
+// block_threads), numbered across the grid.
+IRGL_HOST_DEVICE uint64_t group_of(uint64_t block, uint32_t thread, uint32_t block_threads,
+                                          uint32_t group_size) {
+  return block * (block_threads / group_size) + thread / group_size;
+}
+IRGL_HOST_DEVICE uint64_t group_count(uint64_t blocks, uint32_t block_threads,
+                                             uint32_t group_size) {
+  return blocks * (block_threads / group_size);
+}
+
+//===----------------------------------------------------------------------===//
+// TWC: degree bins
+//===----------------------------------------------------------------------===//
+
+enum class TwcBin : uint8_t { fine = 0, warp = 1, block = 2 };
+
+// Merrill et al.'s bins: the block bin holds vertices with at least
+// block_threads edges, the warp bin those with at least 32, the rest are
+// fine-grained (their edges packed over the block through a scan).
+IRGL_HOST_DEVICE TwcBin twc_bin(uint64_t degree, uint32_t block_threads) {
+  if (degree >= block_threads) return TwcBin::block;
+  if (degree >= 32) return TwcBin::warp;
+  return TwcBin::fine;
+}
+
+// ALB's inspection: a vertex is huge when its degree exceeds the threshold
+// (default: the number of threads launched, paper 001 section 4.1).
+IRGL_HOST_DEVICE bool alb_is_huge(uint64_t degree, uint64_t threshold) {
+  return degree > threshold;
+}
+
+//===----------------------------------------------------------------------===//
+// Atoms to threads: the edge-balanced schedules (LB, ALB's huge vertices)
+//===----------------------------------------------------------------------===//
+
+// Cyclic distribution: thread t of `threads` takes atoms t, t + threads, ...
+// of [0, total): consecutive threads take consecutive atoms, so their binary
+// searches for the owning tile follow the same path (paper 001, figure 2).
+struct CyclicAtoms {
+  uint64_t first, stride, total;
+  IRGL_HOST_DEVICE uint64_t begin() const { return first; }
+  IRGL_HOST_DEVICE bool valid(uint64_t atom) const { return atom < total; }
+  IRGL_HOST_DEVICE uint64_t next(uint64_t atom) const { return atom + stride; }
+};
+IRGL_HOST_DEVICE CyclicAtoms cyclic_atoms(uint64_t thread, uint64_t threads, uint64_t total) {
+  return {thread, threads, total};
+}
+
+// Blocked distribution: thread t takes one contiguous run of
+// ceil(total / threads) atoms.
+IRGL_HOST_DEVICE IndexRange blocked_atoms(uint64_t thread, uint64_t threads, uint64_t total) {
+  const uint64_t per_thread = ceil_div(total, threads);
+  const uint64_t begin = thread * per_thread;
+  const uint64_t end = begin + per_thread;
+  return {begin < total ? begin : total, end < total ? end : total};
+}
+
+// The tile owning `atom`: the largest item with offsets[item] <= atom, where
+// offsets is the exclusive prefix sum of the tiles' atom counts
+// (offsets[0] = 0, `tiles` entries, nondecreasing; empty tiles are skipped).
+// Binary search: ceil(log2(tiles)) steps.
+IRGL_HOST_DEVICE uint64_t owning_tile(const uint64_t* offsets, uint64_t tiles,
+                                             uint64_t atom) {
+  uint64_t low = 0, high = tiles;  // answer in [low, high)
+  while (high - low > 1) {
+    const uint64_t middle = low + (high - low) / 2;
+    if (offsets[middle] <= atom) low = middle;
+    else high = middle;
+  }
+  return low;
+}
+
+//===----------------------------------------------------------------------===//
+// Merge-path (Merrill & Garland): equal shares of tiles + atoms
+//===----------------------------------------------------------------------===//
+
+// A point on the merge path of the tile ends (offsets[1..tiles]) and the atom
+// indices: `tile` tiles are finished and `atom` atoms processed before it.
+struct MergeCoordinate {
+  uint64_t tile = 0;
+  uint64_t atom = 0;
+};
+
+// The path's crossing of diagonal `diagonal` (tile + atom == diagonal), for
+// `ends[i]` = offsets[i + 1], the end of tile i's atoms (total = ends[tiles-1]).
+// Each unit of work is either an atom or the end of a tile.
+IRGL_HOST_DEVICE MergeCoordinate merge_path_search(uint64_t diagonal, const uint64_t* ends,
+                                                          uint64_t tiles, uint64_t atoms) {
+  uint64_t low = diagonal > atoms ? diagonal - atoms : 0;
+  uint64_t high = diagonal < tiles ? diagonal : tiles;
+  // Find the first tile x in [low, high] such that ends[x] > diagonal - x - 1,
+  // i.e. the number of tiles finished before the crossing.
+  while (low < high) {
+    const uint64_t x = low + (high - low) / 2;
+    if (ends[x] <= diagonal - x - 1) low = x + 1;
+    else high = x;
+  }
+  return {low, diagonal - low};
+}
+
+// Thread t's share of the merge path: diagonals [t * share, (t + 1) * share)
+// with share = ceil((tiles + atoms) / threads).
+IRGL_HOST_DEVICE IndexRange merge_path_share(uint64_t thread, uint64_t threads,
+                                                    uint64_t tiles, uint64_t atoms) {
+  return blocked_atoms(thread, threads, tiles + atoms);
+}
+
+}  // namespace irgl::gpu::schedule

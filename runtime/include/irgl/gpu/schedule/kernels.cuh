@@ -1,0 +1,425 @@
+// The schedules' kernels. Each runs a Body (body.h) over a Frontier
+// (frontier.cuh) with one mapping of tiles (vertices) and atoms (edges) to
+// threads; index arithmetic lives in index.h, host-side launching in
+// schedules.cuh. All kernels walk their work with grid strides, so they are
+// launched on a grid that fills the GPU once, and every kernel flushes the
+// Body's reductions and the load counters at its end.
+#pragma once
+
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+
+#include <cstdint>
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
+
+#include "irgl/gpu/schedule/body.h"
+#include "irgl/gpu/schedule/frontier.cuh"
+#include "irgl/gpu/schedule/index.h"
+#include "irgl/gpu/schedule/instrument.cuh"
+
+namespace irgl::gpu::schedule {
+
+namespace cg = cooperative_groups;
+
+// Combines accumulators (for cooperative_groups::reduce and CUB). Two
+// template parameters, because cooperative_groups::reduce treats a
+// one-parameter template functor as one of its own operators.
+template <class Body, class Accum = typename Body::Accum>
+struct CombineAccum {
+  __device__ typename Body::Accum operator()(const typename Body::Accum& a,
+                                             const typename Body::Accum& b) const {
+    typename Body::Accum result = a;
+    Body::combine(result, b);
+    return result;
+  }
+};
+
+__device__ inline uint64_t global_thread() { return uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; }
+__device__ inline uint64_t grid_threads() { return uint64_t(gridDim.x) * blockDim.x; }
+
+// A vertex's whole edge loop run sequentially by the calling thread.
+template <class Body, class Counters>
+__device__ void run_edges_sequentially(Body& body, VertexId v, const typename Body::Closure& closure,
+                                       Counters& counters) {
+  typename Body::Accum accum = Body::identity();
+  const uint64_t begin = body.edges_begin(v), end = body.edges_end(v);
+  for (uint64_t e = begin; e < end; ++e) body.edge(v, e, closure, accum);
+  counters.edges(end - begin);
+  body.post(v, closure, accum);
+}
+
+//===----------------------------------------------------------------------===//
+// Thread-mapped: a vertex per thread, its edges sequentially.
+//===----------------------------------------------------------------------===//
+
+template <int BlockThreads, class Body, class Frontier, class Counters>
+__global__ void __launch_bounds__(BlockThreads)
+    thread_mapped_kernel(Body body, Frontier frontier, Counters counters) {
+  const uint64_t items = frontier.size();
+  for (uint64_t i = global_thread(); i < items; i += grid_threads()) {
+    const VertexId v = frontier[i];
+    typename Body::Closure closure;
+    if (!body.pre(v, closure)) continue;
+    if constexpr (Body::kHasEdges) {
+      counters.vertex(LoadPath::thread);
+      run_edges_sequentially(body, v, closure, counters);
+    }
+  }
+  body.template flush<BlockThreads>();
+  counters.template flush<BlockThreads>();
+}
+
+//===----------------------------------------------------------------------===//
+// Group-mapped: a vertex per group of GroupSize threads (cooperative groups;
+// warp-mapped is GroupSize 32, block-mapped GroupSize == BlockThreads).
+// The group's first thread runs pre() and post(); the closure is broadcast
+// to the group, whose threads stride over the edges; accumulators are
+// reduced over the group.
+//===----------------------------------------------------------------------===//
+
+template <int BlockThreads, int GroupSize, class Body, class Frontier, class Counters>
+__global__ void __launch_bounds__(BlockThreads)
+    group_mapped_kernel(Body body, Frontier frontier, Counters counters) {
+  static_assert(GroupSize >= 2 && GroupSize <= BlockThreads && BlockThreads % GroupSize == 0 &&
+                    (GroupSize & (GroupSize - 1)) == 0,
+                "GroupSize: a power of two from 2 to the block size");
+  const auto group = cg::tiled_partition<GroupSize>(cg::this_thread_block());
+  const uint64_t items = frontier.size();
+  const uint64_t groups = group_count(gridDim.x, BlockThreads, GroupSize);
+  const bool leader = group.thread_rank() == 0;
+  for (uint64_t i = group_of(blockIdx.x, threadIdx.x, BlockThreads, GroupSize); i < items;
+       i += groups) {
+    const VertexId v = frontier[i];
+    typename Body::Closure closure;
+    bool active = false;
+    if (leader) active = body.pre(v, closure);
+    if constexpr (!Body::kHasEdges) continue;
+    if (!group.shfl(active, 0)) continue;
+    closure = group.shfl(closure, 0);
+    const uint64_t begin = body.edges_begin(v), end = body.edges_end(v);
+    typename Body::Accum accum = Body::identity();
+    for (uint64_t e = begin + group.thread_rank(); e < end; e += GroupSize) {
+      body.edge(v, e, closure, accum);
+      counters.edges(1);
+    }
+    if constexpr (Body::kHasAccum) accum = cg::reduce(group, accum, CombineAccum<Body>());
+    if (leader) {
+      counters.vertex(LoadPath::group);
+      body.post(v, closure, accum);
+    }
+  }
+  body.template flush<BlockThreads>();
+  counters.template flush<BlockThreads>();
+}
+
+//===----------------------------------------------------------------------===//
+// TWC (Merrill, Garland, Grimshaw), optionally with ALB's inspection.
+//===----------------------------------------------------------------------===//
+
+// TWC without ALB: no vertex is set aside.
+struct NoHugeList {
+  static constexpr bool kEnabled = false;
+};
+
+// ALB's huge-vertex worklist: vertices whose degree exceeds `threshold` are
+// set aside with their closure (pre() already ran) for the edge-balanced
+// kernel, instead of going through TWC.
+template <class Body>
+struct HugeList {
+  static constexpr bool kEnabled = true;
+  uint64_t threshold = 0;
+  VertexId* vertices = nullptr;
+  typename Body::Closure* closures = nullptr;
+  uint64_t* degrees = nullptr;
+  uint64_t* begins = nullptr;
+  typename Body::Accum* accums = nullptr;
+  unsigned long long* count = nullptr;
+
+  __device__ void push(VertexId v, const typename Body::Closure& closure, uint64_t begin,
+                       uint64_t degree) const {
+    const unsigned long long slot = atomicAdd(count, 1ull);
+    vertices[slot] = v;
+    closures[slot] = closure;
+    begins[slot] = begin;
+    degrees[slot] = degree;
+    if constexpr (Body::kHasAccum) accums[slot] = Body::identity();
+  }
+};
+
+// Each block takes BlockThreads frontier items at a time, a thread each.
+// Vertices with at least BlockThreads edges are processed one after another
+// by the whole block, those with at least 32 by their warp, and the edges of
+// the rest are packed over the block through a prefix sum of their degrees
+// (each edge finds its vertex by binary search in shared memory).
+template <int BlockThreads, class Body, class Frontier, class Huge, class Counters>
+__global__ void __launch_bounds__(BlockThreads)
+    twc_kernel(Body body, Frontier frontier, Huge huge, Counters counters) {
+  using Closure = typename Body::Closure;
+  using Accum = typename Body::Accum;
+  using BlockScan = cub::BlockScan<uint64_t, BlockThreads>;
+  using BlockReduce = cub::BlockReduce<Accum, BlockThreads>;
+  __shared__ union {
+    typename BlockScan::TempStorage scan;
+    typename BlockReduce::TempStorage reduce;
+  } temp;
+  __shared__ uint64_t packed_offset[BlockThreads];
+  __shared__ uint64_t packed_begin[BlockThreads];
+  __shared__ VertexId packed_vertex[BlockThreads];
+  __shared__ Closure packed_closure[BlockThreads];
+  __shared__ Accum packed_accum[Body::kHasAccum ? BlockThreads : 1];
+  __shared__ int block_owner;
+  __shared__ VertexId owner_vertex;
+  __shared__ uint64_t owner_begin, owner_end;
+  __shared__ Closure owner_closure;
+  __shared__ Accum owner_accum;
+
+  const auto warp = cg::tiled_partition<32>(cg::this_thread_block());
+  const uint64_t items = frontier.size();
+  for (uint64_t base = uint64_t(blockIdx.x) * BlockThreads; base < items;
+       base += uint64_t(gridDim.x) * BlockThreads) {
+    const uint64_t i = base + threadIdx.x;
+    VertexId v = 0;
+    Closure closure{};
+    uint64_t begin = 0, end = 0;
+    bool pending = false;  // this thread's vertex still has to do its edges
+    if (i < items) {
+      v = frontier[i];
+      if (body.pre(v, closure) && Body::kHasEdges) {
+        begin = body.edges_begin(v);
+        end = body.edges_end(v);
+        pending = true;
+      }
+    }
+    const uint64_t degree = end - begin;
+    if constexpr (Huge::kEnabled) {
+      if (pending && alb_is_huge(degree, huge.threshold)) {
+        huge.push(v, closure, begin, degree);
+        counters.vertex(LoadPath::huge);
+        pending = false;
+      }
+    }
+
+    // Block bin: one vertex at a time, all threads over its edges.
+    while (true) {
+      if (threadIdx.x == 0) block_owner = -1;
+      __syncthreads();
+      if (pending && twc_bin(degree, BlockThreads) == TwcBin::block) block_owner = threadIdx.x;
+      __syncthreads();
+      const int owner = block_owner;
+      if (owner < 0) break;
+      if (threadIdx.x == owner) {
+        owner_vertex = v;
+        owner_begin = begin;
+        owner_end = end;
+        owner_closure = closure;
+        pending = false;
+      }
+      __syncthreads();
+      Accum accum = Body::identity();
+      for (uint64_t e = owner_begin + threadIdx.x; e < owner_end; e += BlockThreads) {
+        body.edge(owner_vertex, e, owner_closure, accum);
+        counters.edges(1);
+      }
+      if constexpr (Body::kHasAccum) {
+        accum = BlockReduce(temp.reduce).Reduce(accum, CombineAccum<Body>());
+        if (threadIdx.x == 0) owner_accum = accum;
+      }
+      __syncthreads();
+      if (threadIdx.x == owner) {
+        counters.vertex(LoadPath::block);
+        body.post(v, closure, Body::kHasAccum ? owner_accum : Body::identity());
+      }
+      __syncthreads();
+    }
+
+    // Warp bin: one vertex at a time per warp.
+    while (true) {
+      const unsigned candidates = warp.ballot(pending && twc_bin(degree, BlockThreads) == TwcBin::warp);
+      if (candidates == 0) break;
+      const unsigned leader = __ffs(candidates) - 1;
+      const VertexId warp_vertex = warp.shfl(v, leader);
+      const Closure warp_closure = warp.shfl(closure, leader);
+      const uint64_t warp_begin = warp.shfl(begin, leader), warp_end = warp.shfl(end, leader);
+      if (warp.thread_rank() == leader) pending = false;
+      Accum accum = Body::identity();
+      for (uint64_t e = warp_begin + warp.thread_rank(); e < warp_end; e += 32) {
+        body.edge(warp_vertex, e, warp_closure, accum);
+        counters.edges(1);
+      }
+      if constexpr (Body::kHasAccum) accum = cg::reduce(warp, accum, CombineAccum<Body>());
+      if (warp.thread_rank() == leader) {
+        counters.vertex(LoadPath::warp);
+        body.post(v, closure, accum);
+      }
+    }
+
+    // Fine-grained: the remaining edges packed over the block.
+    uint64_t offset = 0, total = 0;
+    BlockScan(temp.scan).ExclusiveSum(pending ? degree : uint64_t{0}, offset, total);
+    packed_offset[threadIdx.x] = offset;
+    packed_begin[threadIdx.x] = begin;
+    packed_vertex[threadIdx.x] = v;
+    packed_closure[threadIdx.x] = closure;
+    if constexpr (Body::kHasAccum) packed_accum[threadIdx.x] = Body::identity();
+    __syncthreads();
+    for (uint64_t k = threadIdx.x; k < total; k += BlockThreads) {
+      const uint64_t owner = owning_tile(packed_offset, BlockThreads, k);
+      Accum accum = Body::identity();
+      body.edge(packed_vertex[owner], packed_begin[owner] + (k - packed_offset[owner]),
+                packed_closure[owner], accum);
+      if constexpr (Body::kHasAccum) Body::atomic_combine(&packed_accum[owner], accum);
+      counters.edges(1);
+    }
+    __syncthreads();
+    if (pending) {
+      counters.vertex(LoadPath::fine);
+      body.post(v, closure, Body::kHasAccum ? packed_accum[threadIdx.x] : Body::identity());
+    }
+    __syncthreads();
+  }
+  body.template flush<BlockThreads>();
+  counters.template flush<BlockThreads>();
+}
+
+//===----------------------------------------------------------------------===//
+// Edge-balanced schedules (LB, merge-path, ALB's huge vertices): a gather
+// kernel runs pre() for every item and records its vertex, closure and
+// degree; a prefix sum of the degrees (CUB) gives each item's first edge
+// index; an edge kernel spreads the edges over all threads of the grid,
+// combining accumulator partials into the items' accumulators with atomics;
+// a post kernel then runs post() once per active item.
+//===----------------------------------------------------------------------===//
+
+// The per-item arrays these kernels share (device pointers).
+template <class Body>
+struct ItemArrays {
+  VertexId* vertices = nullptr;
+  typename Body::Closure* closures = nullptr;
+  uint64_t* begins = nullptr;     // first edge id of the item's vertex
+  uint64_t* degrees = nullptr;    // edges to process (0 when inactive)
+  uint8_t* active = nullptr;      // pre() returned true (gather) or 1 (huge list)
+  typename Body::Accum* accums = nullptr;
+  uint64_t* offsets = nullptr;    // exclusive prefix sum of degrees, count + 1 entries
+  const unsigned long long* count = nullptr;  // number of items, on the device
+};
+
+template <int BlockThreads, class Body, class Frontier, class Counters>
+__global__ void __launch_bounds__(BlockThreads)
+    gather_kernel(Body body, Frontier frontier, ItemArrays<Body> items, Counters counters) {
+  const uint64_t count = frontier.size();
+  for (uint64_t i = global_thread(); i < count; i += grid_threads()) {
+    const VertexId v = frontier[i];
+    typename Body::Closure closure;
+    const bool active = body.pre(v, closure);
+    items.vertices[i] = v;
+    items.closures[i] = closure;
+    items.active[i] = active;
+    const uint64_t begin = active ? body.edges_begin(v) : 0;
+    items.begins[i] = begin;
+    items.degrees[i] = active ? body.edges_end(v) - begin : 0;
+    if constexpr (Body::kHasAccum) items.accums[i] = Body::identity();
+    if (active) counters.vertex(LoadPath::edge);
+  }
+  body.template flush<BlockThreads>();
+  counters.template flush<BlockThreads>();
+}
+
+// Folds a thread's partial accumulator for one item into the item's.
+template <class Body>
+struct PartialAccum {
+  uint64_t item = ~uint64_t{0};
+  typename Body::Accum value = Body::identity();
+
+  __device__ void switch_to(uint64_t next, const ItemArrays<Body>& items) {
+    if (next == item) return;
+    flush(items);
+    item = next;
+  }
+  __device__ void flush(const ItemArrays<Body>& items) {
+    if constexpr (Body::kHasAccum) {
+      if (item != ~uint64_t{0}) Body::atomic_combine(&items.accums[item], value);
+      value = Body::identity();
+    }
+  }
+};
+
+enum class Distribution : uint8_t { cyclic, blocked };
+
+// Each thread takes atoms (edge indices in [0, total)) cyclically or in one
+// block and finds each atom's item by binary search in the prefix sum.
+template <int BlockThreads, Distribution Dist, class Body, class Counters>
+__global__ void __launch_bounds__(BlockThreads)
+    edge_balanced_kernel(Body body, ItemArrays<Body> items, Counters counters) {
+  const uint64_t count = *items.count;
+  const uint64_t total = items.offsets[count];
+  PartialAccum<Body> partial;
+  auto process = [&](uint64_t atom) {
+    const uint64_t item = owning_tile(items.offsets, count, atom);
+    partial.switch_to(item, items);
+    body.edge(items.vertices[item], items.begins[item] + (atom - items.offsets[item]),
+              items.closures[item], partial.value);
+    counters.edges(1);
+  };
+  if constexpr (Dist == Distribution::cyclic) {
+    const CyclicAtoms atoms = cyclic_atoms(global_thread(), grid_threads(), total);
+    for (uint64_t atom = atoms.begin(); atoms.valid(atom); atom = atoms.next(atom)) process(atom);
+  } else {
+    const IndexRange atoms = blocked_atoms(global_thread(), grid_threads(), total);
+    for (uint64_t atom = atoms.begin; atom < atoms.end; ++atom) process(atom);
+  }
+  partial.flush(items);
+  body.template flush<BlockThreads>();
+  counters.template flush<BlockThreads>();
+}
+
+// Merge-path: each thread takes an equal share of (items + edges) along the
+// merge of the items' edge ranges, found by a 2-D binary search.
+template <int BlockThreads, class Body, class Counters>
+__global__ void __launch_bounds__(BlockThreads)
+    merge_path_kernel(Body body, ItemArrays<Body> items, Counters counters) {
+  const uint64_t count = *items.count;
+  const uint64_t total = items.offsets[count];
+  const IndexRange share = merge_path_share(global_thread(), grid_threads(), count, total);
+  if (share.size() == 0) {
+    body.template flush<BlockThreads>();
+    counters.template flush<BlockThreads>();
+    return;
+  }
+  const uint64_t* ends = items.offsets + 1;
+  MergeCoordinate at = merge_path_search(share.begin, ends, count, total);
+  PartialAccum<Body> partial;
+  for (uint64_t step = share.begin; step < share.end; ++step) {
+    if (at.tile < count && at.atom < ends[at.tile]) {
+      partial.switch_to(at.tile, items);
+      body.edge(items.vertices[at.tile], items.begins[at.tile] + (at.atom - items.offsets[at.tile]),
+                items.closures[at.tile], partial.value);
+      counters.edges(1);
+      ++at.atom;
+    } else {
+      ++at.tile;  // the end of an item
+    }
+  }
+  partial.flush(items);
+  body.template flush<BlockThreads>();
+  counters.template flush<BlockThreads>();
+}
+
+// post() once per active item, after all edges are done.
+template <int BlockThreads, class Body>
+__global__ void __launch_bounds__(BlockThreads) post_kernel(Body body, ItemArrays<Body> items) {
+  const uint64_t count = *items.count;
+  for (uint64_t i = global_thread(); i < count; i += grid_threads())
+    if (items.active[i])
+      body.post(items.vertices[i], items.closures[i],
+                Body::kHasAccum ? items.accums[i] : Body::identity());
+  body.template flush<BlockThreads>();
+}
+
+// degrees -> nothing else: writes `count` into the device counter the
+// edge-balanced kernels read (for frontiers whose size the host knows).
+__global__ inline void store_count_kernel(unsigned long long* count, uint64_t value) {
+  *count = value;
+}
+
+}  // namespace irgl::gpu::schedule

@@ -1,0 +1,300 @@
+// Load-balancing schedules: policies that run a Body (body.h) over a
+// Frontier (frontier.cuh). Each policy is a type with a host-side run():
+//
+//   static schedule::State<MyBody> state;             // one per launch site
+//   schedule::Twc<256>::run(body, schedule::AllNodes{n}, state, options);
+//
+// | policy                  | vertices to threads                                       |
+// |-------------------------|-----------------------------------------------------------|
+// | ThreadMapped<B>         | a vertex per thread, its edges sequentially               |
+// | GroupMapped<B, G>       | a vertex per group of G threads (Warp<B>: G=32, Block<B>: G=B) |
+// | Twc<B>                  | by degree: block (>= B edges), warp (>= 32), fine-grained |
+// | Lb<B>                   | all edges spread evenly over the grid (binary search)     |
+// | MergePath<B>            | equal shares of vertices + edges (2-D binary search)      |
+// | Alb<B>                  | huge vertices (degree > threshold) as Lb, the rest Twc    |
+//
+// Kernels run on a grid that fills the GPU once (occupancy API, computed once
+// per kernel). Buffers (per-item closures, prefix sums, CUB scratch) live in
+// the State and only grow: no allocation and no full memset per round.
+// Nothing synchronizes the device except reading ALB's huge-list size, and
+// only on graphs where a vertex can be huge at all (max degree > threshold).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <cub/device/device_scan.cuh>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "irgl/gpu/check.h"
+#include "irgl/gpu/device_buffer.h"
+#include "irgl/gpu/schedule/kernels.cuh"
+#include "irgl/gpu/schedule/load_log.h"
+
+namespace irgl::gpu::schedule {
+
+// Blocks of `threads` threads of `kernel` resident on the whole GPU.
+unsigned resident_grid(const void* kernel, unsigned threads);
+
+struct RunOptions {
+  cudaStream_t stream = 0;
+  // ALB: the degree above which a vertex is huge; 0: the number of threads
+  // the TWC kernel launches.
+  uint64_t alb_threshold = 0;
+  Distribution alb_distribution = Distribution::cyclic;
+  const char* kernel_name = "";  // for the load log (instrumented States)
+};
+
+// Persistent per-launch-site state of the schedules for one Body type.
+// Counters is NoLoadCounters, or LoadCounters to record per-block edge counts
+// and per-path vertex counts of every launch in global_load_log().
+template <class Body, class CountersT = NoLoadCounters>
+class State {
+ public:
+  using Counters = CountersT;
+
+  // Grid of a kernel, computed once per kernel.
+  template <class Kernel>
+  unsigned grid(Kernel kernel, unsigned threads) {
+    const void* key = reinterpret_cast<const void*>(kernel);
+    for (const auto& [known, blocks] : grids_)
+      if (known == key) return blocks;
+    grids_.push_back({key, resident_grid(key, threads)});
+    return grids_.back().second;
+  }
+
+  // Per-item arrays for `capacity` items (grown, never shrunk).
+  ItemArrays<Body> items(uint64_t capacity) {
+    if (capacity > capacity_) {
+      capacity_ = capacity + capacity / 4 + 1024;
+      vertices_ = DeviceBuffer<VertexId>(capacity_);
+      closures_ = DeviceBuffer<typename Body::Closure>(capacity_);
+      begins_ = DeviceBuffer<uint64_t>(capacity_);
+      degrees_ = DeviceBuffer<uint64_t>(capacity_);
+      active_ = DeviceBuffer<uint8_t>(capacity_);
+      accums_ = DeviceBuffer<typename Body::Accum>(Body::kHasAccum ? capacity_ : 1);
+      offsets_ = DeviceBuffer<uint64_t>(capacity_ + 1);
+    }
+    if (count_.empty()) {
+      count_ = DeviceBuffer<unsigned long long>(1);
+      host_count_ = PinnedBuffer<unsigned long long>(1);
+    }
+    ItemArrays<Body> arrays;
+    arrays.vertices = vertices_.data();
+    arrays.closures = closures_.data();
+    arrays.begins = begins_.data();
+    arrays.degrees = degrees_.data();
+    arrays.active = active_.data();
+    arrays.accums = accums_.data();
+    arrays.offsets = offsets_.data();
+    arrays.count = count_.data();
+    return arrays;
+  }
+
+  // offsets[0..count] = exclusive prefix sum of degrees[0..count) and the
+  // total (64-bit; CUB, scratch kept between calls).
+  void prefix_sum(const ItemArrays<Body>& items, uint64_t count, cudaStream_t stream) {
+    size_t bytes = 0;
+    IRGL_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, items.degrees,
+                                                  items.offsets + 1, count, stream));
+    if (bytes > scan_scratch_.size()) scan_scratch_ = DeviceBuffer<uint8_t>(bytes);
+    IRGL_CUDA_CHECK(cudaMemsetAsync(items.offsets, 0, sizeof(uint64_t), stream));
+    if (count > 0)
+      IRGL_CUDA_CHECK(cub::DeviceScan::InclusiveSum(scan_scratch_.data(), bytes, items.degrees,
+                                                    items.offsets + 1, count, stream));
+  }
+
+  // The device item counter.
+  unsigned long long* count() { return count_.data(); }
+  // Reads the device item counter (one small copy and a stream sync).
+  uint64_t read_count(cudaStream_t stream) {
+    IRGL_CUDA_CHECK(cudaMemcpyAsync(host_count_.data(), count_.data(), sizeof(unsigned long long),
+                                    cudaMemcpyDeviceToHost, stream));
+    IRGL_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return host_count_[0];
+  }
+
+  LoadRecorder& recorder() { return recorder_; }
+
+ private:
+  std::vector<std::pair<const void*, unsigned>> grids_;
+  uint64_t capacity_ = 0;
+  DeviceBuffer<VertexId> vertices_;
+  DeviceBuffer<typename Body::Closure> closures_;
+  DeviceBuffer<uint64_t> begins_, degrees_, offsets_;
+  DeviceBuffer<uint8_t> active_;
+  DeviceBuffer<typename Body::Accum> accums_;
+  DeviceBuffer<unsigned long long> count_;
+  PinnedBuffer<unsigned long long> host_count_;
+  DeviceBuffer<uint8_t> scan_scratch_;
+  LoadRecorder recorder_;
+};
+
+namespace detail {
+
+// Launches kernel<<<grid, threads>>>(args..., counters); with LoadCounters,
+// records them under `phase`.
+template <class StateT, class Kernel, class... Args>
+void launch(StateT& state, const RunOptions& options, const char* phase, Kernel kernel,
+            unsigned threads, Args... args) {
+  const unsigned blocks = state.grid(kernel, threads);
+  if constexpr (std::is_same_v<typename StateT::Counters, LoadCounters>) {
+    LoadCounters counters = state.recorder().begin(blocks, options.stream);
+    kernel<<<blocks, threads, 0, options.stream>>>(args..., counters);
+    IRGL_CUDA_CHECK_LAUNCH();
+    state.recorder().end(options.kernel_name, phase, options.stream);
+  } else {
+    kernel<<<blocks, threads, 0, options.stream>>>(args..., NoLoadCounters{});
+    IRGL_CUDA_CHECK_LAUNCH();
+  }
+}
+
+// The host's count of frontier items, reading the device when it must.
+template <class Frontier>
+uint64_t frontier_size(const Frontier& frontier, cudaStream_t stream) {
+  if (frontier.host_size() != kUnknownSize) return frontier.host_size();
+  if constexpr (std::is_same_v<Frontier, WorklistItems>) {
+    QueueCounters counters;
+    IRGL_CUDA_CHECK(cudaMemcpyAsync(&counters, frontier.queue.counters, sizeof counters,
+                                    cudaMemcpyDeviceToHost, stream));
+    IRGL_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return QueueStatus::of(counters, frontier.queue.capacity).size;
+  }
+  return 0;
+}
+
+// The edge-balanced part shared by Lb, MergePath and Alb: scan the items'
+// degrees, spread their edges over the grid, then run post().
+template <int B, class Body, class Counters>
+void run_items(const Body& body, ItemArrays<Body> items, uint64_t count,
+               State<Body, Counters>& state, const RunOptions& options, bool merge_path,
+               Distribution distribution, const char* phase) {
+  state.prefix_sum(items, count, options.stream);
+  if (merge_path)
+    launch(state, options, phase, merge_path_kernel<B, Body, Counters>, B, body, items);
+  else if (distribution == Distribution::cyclic)
+    launch(state, options, phase, edge_balanced_kernel<B, Distribution::cyclic, Body, Counters>, B,
+           body, items);
+  else
+    launch(state, options, phase, edge_balanced_kernel<B, Distribution::blocked, Body, Counters>, B,
+           body, items);
+  if (Body::kHasPost || Body::kHasAccum) {
+    post_kernel<B, Body><<<state.grid(post_kernel<B, Body>, B), B, 0, options.stream>>>(body, items);
+    IRGL_CUDA_CHECK_LAUNCH();
+  }
+}
+
+}  // namespace detail
+
+template <int B>
+struct ThreadMapped {
+  template <class Body, class Frontier, class Counters>
+  static void run(const Body& body, const Frontier& frontier, State<Body, Counters>& state,
+                  const RunOptions& options = {}) {
+    detail::launch(state, options, "thread", thread_mapped_kernel<B, Body, Frontier, Counters>, B,
+                   body, frontier);
+  }
+};
+
+template <int B, int G>
+struct GroupMapped {
+  template <class Body, class Frontier, class Counters>
+  static void run(const Body& body, const Frontier& frontier, State<Body, Counters>& state,
+                  const RunOptions& options = {}) {
+    if constexpr (!Body::kHasEdges) {
+      ThreadMapped<B>::run(body, frontier, state, options);
+    } else {
+      detail::launch(state, options, "group",
+                     group_mapped_kernel<B, G, Body, Frontier, Counters>, B, body, frontier);
+    }
+  }
+};
+template <int B>
+using Warp = GroupMapped<B, 32>;
+template <int B>
+using Block = GroupMapped<B, B>;
+
+template <int B>
+struct Twc {
+  template <class Body, class Frontier, class Counters>
+  static void run(const Body& body, const Frontier& frontier, State<Body, Counters>& state,
+                  const RunOptions& options = {}) {
+    if constexpr (!Body::kHasEdges) {
+      ThreadMapped<B>::run(body, frontier, state, options);
+    } else {
+      detail::launch(state, options, "twc", twc_kernel<B, Body, Frontier, NoHugeList, Counters>,
+                     B, body, frontier, NoHugeList{});
+    }
+  }
+};
+
+// The edge-balanced schedules need the frontier's size on the host (known
+// for topology-driven loops and for a pipe's input right after empty()).
+template <int B, bool UseMergePath, Distribution Dist>
+struct EdgeBalanced {
+  template <class Body, class Frontier, class Counters>
+  static void run(const Body& body, const Frontier& frontier, State<Body, Counters>& state,
+                  const RunOptions& options = {}) {
+    if constexpr (!Body::kHasEdges) {
+      ThreadMapped<B>::run(body, frontier, state, options);
+    } else {
+      const uint64_t count = detail::frontier_size(frontier, options.stream);
+      if (count == 0) return;
+      ItemArrays<Body> items = state.items(count);
+      store_count_kernel<<<1, 1, 0, options.stream>>>(state.count(), count);
+      IRGL_CUDA_CHECK_LAUNCH();
+      detail::launch(state, options, "gather", gather_kernel<B, Body, Frontier, Counters>, B,
+                     body, frontier, items);
+      detail::run_items<B>(body, items, count, state, options, UseMergePath, Dist,
+                           UseMergePath ? "merge-path" : "edges");
+    }
+  }
+};
+template <int B>
+using Lb = EdgeBalanced<B, false, Distribution::cyclic>;
+template <int B>
+using MergePath = EdgeBalanced<B, true, Distribution::cyclic>;
+
+// ALB (paper 001): TWC whose inspection sets aside vertices of degree above
+// the threshold; when any were set aside, their edges are spread over the
+// whole grid (cyclic by default) and their post() runs after.
+template <int B>
+struct Alb {
+  template <class Body, class Frontier, class Counters>
+  static void run(const Body& body, const Frontier& frontier, State<Body, Counters>& state,
+                  const RunOptions& options = {}) {
+    if constexpr (!Body::kHasEdges) {
+      ThreadMapped<B>::run(body, frontier, state, options);
+    } else {
+      const auto twc_inspecting = twc_kernel<B, Body, Frontier, HugeList<Body>, Counters>;
+      const uint64_t threshold =
+          options.alb_threshold ? options.alb_threshold : uint64_t(state.grid(twc_inspecting, B)) * B;
+      if (body.max_degree() <= threshold) {  // no vertex can be huge: plain TWC
+        Twc<B>::run(body, frontier, state, options);
+        return;
+      }
+      const uint64_t capacity = detail::frontier_size(frontier, options.stream);
+      if (capacity == 0) return;
+      ItemArrays<Body> items = state.items(capacity);
+      HugeList<Body> huge;
+      huge.threshold = threshold;
+      huge.vertices = items.vertices;
+      huge.closures = items.closures;
+      huge.begins = items.begins;
+      huge.degrees = items.degrees;
+      huge.accums = items.accums;
+      huge.count = state.count();
+      IRGL_CUDA_CHECK(cudaMemsetAsync(huge.count, 0, sizeof(unsigned long long), options.stream));
+      detail::launch(state, options, "twc", twc_inspecting, B, body, frontier, huge);
+      const uint64_t huge_count = state.read_count(options.stream);
+      if (huge_count == 0) return;  // the huge-vertex kernel runs only when needed
+      IRGL_CUDA_CHECK(cudaMemsetAsync(items.active, 1, huge_count, options.stream));
+      detail::run_items<B>(body, items, huge_count, state, options, false,
+                           options.alb_distribution, "huge");
+    }
+  }
+};
+
+}  // namespace irgl::gpu::schedule

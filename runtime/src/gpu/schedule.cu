@@ -1,0 +1,72 @@
+// Host-side parts of the schedules (irgl/gpu/schedule/).
+
+#include <map>
+
+#include "irgl/gpu/check.h"
+#include "irgl/gpu/device_info.h"
+#include "irgl/gpu/schedule/load_log.h"
+#include "irgl/gpu/schedule/schedules.cuh"
+
+namespace irgl::gpu::schedule {
+
+unsigned resident_grid(const void* kernel, unsigned threads) {
+  static const unsigned multiprocessors = static_cast<unsigned>(query_device().sm_count);
+  int blocks_per_sm = 0;
+  IRGL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel,
+                                                                static_cast<int>(threads), 0));
+  return multiprocessors * static_cast<unsigned>(blocks_per_sm < 1 ? 1 : blocks_per_sm);
+}
+
+std::vector<LoadRecord>& global_load_log() {
+  static std::vector<LoadRecord> log;
+  return log;
+}
+
+void write_load_log(std::ostream& out, const std::vector<LoadRecord>& log) {
+  out << "{\"records\": [";
+  for (size_t r = 0; r < log.size(); ++r) {
+    const LoadRecord& record = log[r];
+    out << (r ? ",\n" : "\n") << "  {\"kernel\": \"" << record.kernel << "\", \"phase\": \""
+        << record.phase << "\", \"launch\": " << record.launch << ", \"paths\": {";
+    for (int p = 0; p < kLoadPaths; ++p)
+      out << (p ? ", " : "") << '"' << to_string(static_cast<LoadPath>(p))
+          << "\": " << record.path_vertices[p];
+    out << "}, \"block_edges\": [";
+    for (size_t b = 0; b < record.block_edges.size(); ++b)
+      out << (b ? "," : "") << record.block_edges[b];
+    out << "]}";
+  }
+  out << "\n]}\n";
+}
+
+LoadCounters LoadRecorder::begin(unsigned blocks, cudaStream_t stream) {
+  if (block_edges_.size() < blocks) block_edges_ = DeviceBuffer<unsigned long long>(blocks);
+  if (path_vertices_.empty()) path_vertices_ = DeviceBuffer<unsigned long long>(kLoadPaths);
+  blocks_ = blocks;
+  IRGL_CUDA_CHECK(cudaMemsetAsync(block_edges_.data(), 0, blocks * sizeof(unsigned long long), stream));
+  IRGL_CUDA_CHECK(cudaMemsetAsync(path_vertices_.data(), 0, kLoadPaths * sizeof(unsigned long long), stream));
+  LoadCounters counters;
+  counters.block_edges = block_edges_.data();
+  counters.path_vertices = path_vertices_.data();
+  return counters;
+}
+
+void LoadRecorder::end(const std::string& kernel, const std::string& phase, cudaStream_t stream) {
+  std::vector<unsigned long long> edges(blocks_), paths(kLoadPaths);
+  IRGL_CUDA_CHECK(cudaMemcpyAsync(edges.data(), block_edges_.data(), blocks_ * sizeof(unsigned long long),
+                                  cudaMemcpyDeviceToHost, stream));
+  IRGL_CUDA_CHECK(cudaMemcpyAsync(paths.data(), path_vertices_.data(),
+                                  kLoadPaths * sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream));
+  IRGL_CUDA_CHECK(cudaStreamSynchronize(stream));
+  auto& log = global_load_log();
+  LoadRecord record;
+  record.kernel = kernel;
+  record.phase = phase;
+  for (const LoadRecord& earlier : log)
+    record.launch += earlier.kernel == kernel && earlier.phase == phase;
+  record.block_edges.assign(edges.begin(), edges.end());
+  for (int p = 0; p < kLoadPaths; ++p) record.path_vertices[p] = paths[p];
+  log.push_back(std::move(record));
+}
+
+}  // namespace irgl::gpu::schedule
