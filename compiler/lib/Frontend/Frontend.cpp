@@ -122,6 +122,8 @@ class ModuleBuilder : public ASTConsumer {
       }
       if (const auto* var = dyn_cast<VarDecl>(decl)) {
         const QualType type = var->getType();
+        if (dsl::is_node_data(type) || dsl::reduction_op(type))
+          check_not_reserved(context, var->getLocation(), var->getNameAsString());
         if (dsl::is_node_data(type)) {
           context.fields[var] = var->getNameAsString();
           module_.fields.push_back({var->getNameAsString(),

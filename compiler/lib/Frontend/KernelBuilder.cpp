@@ -367,6 +367,20 @@ bool only_blanks_and_comments(StringRef text) {
 
 }  // namespace
 
+bool is_reserved_name(const std::string& name) {
+  static const std::set<std::string> reserved = {
+      "pre",       "edge",     "post",     "edges_begin", "edges_end", "max_degree",
+      "identity",  "combine",  "atomic_combine", "flush", "Closure",   "Accum",
+      "kHasEdges", "kHasAccum", "kHasPost"};
+  return reserved.count(name) > 0 || name.rfind("irgl_", 0) == 0;
+}
+
+void check_not_reserved(FrontendContext& context, SourceLocation where, const std::string& name) {
+  if (is_reserved_name(name))
+    context.error(where, "'" + name + "' is reserved: the generated code uses it for its own "
+                         "parts; choose another name");
+}
+
 //===----------------------------------------------------------------------===//
 
 void KernelBuilder::attach_pragma(const Stmt* vertex_loop, const Stmt* edge_loop, EdgeLoop* edge) {
@@ -621,6 +635,7 @@ std::optional<Kernel> KernelBuilder::build_kernel(const FunctionDecl* function) 
     const QualType type = param->getType();
     KernelParam kp;
     kp.var.name = param->getNameAsString();
+    check_not_reserved(context_, param->getLocation(), kp.var.name);
     if (dsl::is_graph(type)) {
       kp.kind = ParamKind::graph;
       kp.var.type = "Graph";
@@ -704,7 +719,10 @@ std::optional<Kernel> KernelBuilder::build_kernel(const FunctionDecl* function) 
     visitor.TraverseStmt(const_cast<Stmt*>(stmt));
     if (const auto* decl = dyn_cast<DeclStmt>(stmt))
       for (const Decl* d : decl->decls())
-        if (const auto* var = dyn_cast<VarDecl>(d)) scope.per_thread.insert(var);
+        if (const auto* var = dyn_cast<VarDecl>(d)) {
+          scope.per_thread.insert(var);
+          kernel.prologue_vars.push_back(var->getNameAsString());
+        }
   }
 
   scope.vertex = vertex_loop->getLoopVariable();
@@ -756,6 +774,7 @@ std::optional<Kernel> KernelBuilder::build_for_all_nodes(const CallExpr* call,
                          "values can)");
       continue;
     }
+    check_not_reserved(context_, capture.getLocation(), var->getNameAsString());
     kernel.params.push_back({ParamKind::scalar,
                              {var->getNameAsString(), context_.type_name(type.getUnqualifiedType())}});
     scope.per_thread.insert(var);

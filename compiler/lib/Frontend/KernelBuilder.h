@@ -24,6 +24,12 @@
 
 namespace irglc {
 
+// Names kernels' parameters and the program's NodeData and reductions may
+// not have: the generated Body structs (schedule/body.h) use them.
+bool is_reserved_name(const std::string& name);
+void check_not_reserved(FrontendContext& context, clang::SourceLocation where,
+                        const std::string& name);
+
 class KernelBuilder {
  public:
   KernelBuilder(FrontendContext& context, DeviceCodeChecker& checker)

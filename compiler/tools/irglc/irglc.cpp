@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "irgl/options/graph_options.h"
+#include "irgl/support/atomic_file.h"
 #include "irgl/support/error.h"
 #include "irglc/Backend/Backend.h"
 #include "irglc/Frontend/Frontend.h"
@@ -102,22 +103,12 @@ void check_writable(const std::string& path, const Options& options) {
                                      "replace it");
 }
 
-// Writes through a temporary file in the same directory, renamed into place.
+// Writes through a temporary file in the same directory, renamed into place
+// (check_writable already decided whether replacing is allowed).
 void write_file(const std::string& path, const std::string& text) {
-  const std::string temporary = path + ".irglc-tmp." + std::to_string(getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary);
-    out << text;
-    out.close();
-    if (!out) {
-      std::remove(temporary.c_str());
-      throw irgl::InputError::in(path, "cannot write (directory missing or not writable?)");
-    }
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    throw irgl::InputError::in(path, "cannot replace the file");
-  }
+  irgl::AtomicFile file(path, /*overwrite=*/true);
+  file.write(text);
+  file.commit();
 }
 
 std::string command_line(int argc, char** argv) {

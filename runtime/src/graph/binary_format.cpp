@@ -35,6 +35,7 @@
 
 #include "edge_parallel.h"
 #include "hashing.h"
+#include "irgl/support/atomic_file.h"
 #include "irgl/support/error.h"
 #include "irgl/support/parallel.h"
 
@@ -294,60 +295,6 @@ std::string describe_read_failure(int status) {
                               : std::string("read error: ") + std::strerror(status);
 }
 
-// A temporary file next to `target`, renamed onto it by commit() and removed
-// if the object dies uncommitted (so no partial `target` ever appears).
-class TemporaryFile {
- public:
-  explicit TemporaryFile(const std::string& target) : target_(target) {
-    static std::atomic<unsigned> counter{0};
-    const auto slash = target.rfind('/');
-    const std::string dir = slash == std::string::npos ? "." : target.substr(0, slash + 1);
-    const std::string base =
-        (slash == std::string::npos ? target : target.substr(slash + 1)).substr(0, 200);
-    for (;;) {
-      path_ = dir + (dir.back() == '/' ? "" : "/") + "." + base + ".tmp." +
-              std::to_string(::getpid()) + "." + std::to_string(counter++);
-      const int fd = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-      if (fd >= 0) {
-        fd_ = fd;
-        return;
-      }
-      if (errno != EEXIST)
-        throw InputError::in(target, std::string("cannot create a temporary file in '") + dir +
-                                         "': " + std::strerror(errno));
-    }
-  }
-  ~TemporaryFile() {
-    if (fd_ >= 0) ::close(fd_);
-    if (!committed_) ::unlink(path_.c_str());
-  }
-  TemporaryFile(const TemporaryFile&) = delete;
-  TemporaryFile& operator=(const TemporaryFile&) = delete;
-
-  int fd() const { return fd_; }
-
-  // Throws the InputError for a failed write or sync (errno value `error`).
-  [[noreturn]] void fail(int error) const {
-    throw InputError::in(target_, std::string("cannot write: ") + std::strerror(error));
-  }
-
-  // Makes the data durable and moves it to the target path.
-  void commit() {
-    if (::fsync(fd_) != 0) fail(errno);
-    const int result = ::close(fd_);
-    fd_ = -1;
-    if (result != 0) fail(errno);
-    if (::rename(path_.c_str(), target_.c_str()) != 0) fail(errno);
-    committed_ = true;
-  }
-
- private:
-  std::string target_;
-  std::string path_;
-  int fd_ = -1;
-  bool committed_ = false;
-};
-
 // ---------------------------------------------------------------------------
 // Reading: header checks, then sizes, then data, then structure.
 
@@ -562,17 +509,18 @@ void write_irgl_binary(const std::string& path, const CsrGraph& graph) {
     section.data = static_cast<const unsigned char*>(section_data(graph, section.array));
   const HeaderBytes header = encode_header(graph, shape, payload_checksum(sections));
 
-  TemporaryFile file(path);
+  AtomicFile file(path, /*overwrite=*/true);
   // Sizing the file first leaves the padding as zeros.
-  if (::ftruncate(file.fd(), static_cast<off_t>(sections.back().end())) != 0) file.fail(errno);
+  if (::ftruncate(file.fd(), static_cast<off_t>(sections.back().end())) != 0)
+    file.fail("cannot write", errno);
   int status =
       transfer_serial(file.fd(), const_cast<unsigned char*>(header.data()), kHeaderBytes, 0, true);
   for (const Section& section : sections)
     if (status == 0)
       status = transfer(file.fd(), const_cast<unsigned char*>(section.data), section.bytes,
                         section.offset, true);
-  if (status != 0) file.fail(status);
-  file.commit();
+  if (status != 0) file.fail("cannot write", status);
+  file.commit(/*durable=*/true);
 }
 
 CsrGraph read_irgl_binary(const std::string& path) {

@@ -5,12 +5,43 @@
 
 namespace irgl::lang {
 
+namespace {
+
+__global__ void max_degree_kernel(const uint64_t* offsets, uint32_t nodes,
+                                  unsigned long long* result) {
+  unsigned long long local = 0;
+  const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
+  for (uint64_t v = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; v < nodes; v += stride)
+    local = max(local, static_cast<unsigned long long>(offsets[v + 1] - offsets[v]));
+  __shared__ typename cub::BlockReduce<unsigned long long, 256>::TempStorage storage;
+  local = cub::BlockReduce<unsigned long long, 256>(storage).Reduce(
+      local, [](unsigned long long a, unsigned long long b) { return a > b ? a : b; });
+  if (threadIdx.x == 0) atomicMax(result, local);
+}
+
+uint64_t max_degree(const uint64_t* offsets, uint32_t nodes) {
+  if (!offsets || nodes == 0) return 0;
+  gpu::DeviceBuffer<unsigned long long> result(1);
+  result.zero();
+  const unsigned blocks = static_cast<unsigned>(std::min<uint64_t>((nodes + 255) / 256, 4096));
+  max_degree_kernel<<<blocks, 256>>>(offsets, nodes, result.data());
+  IRGL_CUDA_CHECK_LAUNCH();
+  unsigned long long host = 0;
+  result.download(&host, 1);
+  return host;
+}
+
+}  // namespace
+
 Graph view_of(const gpu::DeviceGraph& graph) {
   const gpu::GraphView view = graph.view();
   const AdjacencyView out{view.out.offsets, view.out.neighbors, view.out.weight_words};
   AdjacencyView in{};
   if (view.in.present()) in = {view.in.offsets, view.in.neighbors, view.in.weight_words};
-  return Graph(graph.num_vertices(), graph.num_edges(), out, in);
+  Graph result(graph.num_vertices(), graph.num_edges(), out, in);
+  result.set_max_degrees(max_degree(view.out.offsets, graph.num_vertices()),
+                         max_degree(view.in.offsets, graph.num_vertices()));
+  return result;
 }
 
 namespace {
@@ -64,6 +95,7 @@ uint64_t Pipe::size() {
                              std::to_string(std::max(sizes.in.pushed, sizes.out.pushed)) +
                              " items, more than the capacity of " +
                              std::to_string(pipe_.capacity()));
+  known_in_size_ = sizes.in.size;
   return sizes.in.size;
 }
 

@@ -12,67 +12,12 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "irgl/support/atomic_file.h"
 #include "irgl/support/error.h"
 #include "irgl/support/parallel.h"
 
 namespace irgl {
 namespace {
-
-// A file written through a temporary next to its destination: commit() renames
-// it into place; destroying it uncommitted removes the temporary.
-class AtomicOutputFile {
- public:
-  AtomicOutputFile(std::string path, bool overwrite) : path_(std::move(path)) {
-    struct stat info;
-    if (!overwrite && stat(path_.c_str(), &info) == 0)
-      throw InputError::in(path_, "file exists; not overwriting it (use --force to replace it)");
-    static std::atomic<unsigned> counter{0};
-    for (;;) {
-      temp_path_ = path_ + ".tmp-" + std::to_string(getpid()) + "-" +
-                   std::to_string(counter.fetch_add(1));
-      fd_ = open(temp_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-      if (fd_ >= 0) break;
-      if (errno != EEXIST) fail("cannot create a temporary file next to it");
-    }
-  }
-  ~AtomicOutputFile() {
-    if (fd_ >= 0) close(fd_);
-    if (!committed_) unlink(temp_path_.c_str());
-  }
-  AtomicOutputFile(const AtomicOutputFile&) = delete;
-  AtomicOutputFile& operator=(const AtomicOutputFile&) = delete;
-
-  void write(const char* data, size_t size) {
-    while (size > 0) {
-      const ssize_t written = ::write(fd_, data, size);
-      if (written < 0) {
-        if (errno == EINTR) continue;
-        fail("cannot write");
-      }
-      data += written;
-      size -= static_cast<size_t>(written);
-    }
-  }
-  void write(std::string_view text) { write(text.data(), text.size()); }
-
-  void commit() {
-    const int fd = fd_;
-    fd_ = -1;
-    if (close(fd) != 0) fail("cannot write");
-    if (rename(temp_path_.c_str(), path_.c_str()) != 0) fail("cannot rename the temporary file");
-    committed_ = true;
-  }
-
- private:
-  [[noreturn]] void fail(const std::string& what) const {
-    throw InputError::in(path_, what + ": " + std::strerror(errno));
-  }
-
-  std::string path_;
-  std::string temp_path_;
-  int fd_ = -1;
-  bool committed_ = false;
-};
 
 // Room for the longest formatted value ("-2.2250738585072014e-308",
 // "18446744073709551615") and its newline.
@@ -95,7 +40,7 @@ char* format_value(char* out, T value, bool max_is_infinity) {
 // Formats values[0..count) one per line, in parallel, and writes them in
 // order through large buffers.
 template <class T>
-void write_value_lines(AtomicOutputFile& file, const T* values, uint64_t count,
+void write_value_lines(AtomicFile& file, const T* values, uint64_t count,
                        bool max_is_infinity) {
   const unsigned threads = host_threads();
   std::vector<std::vector<char>> buffers(threads);
@@ -189,7 +134,7 @@ void write_vertex_result(const std::string& path, std::string_view algorithm,
   if constexpr (std::is_integral_v<T>)
     if (format && format->syntax == ValueSyntax::membership)
       check_membership_values(algorithm, values, count);
-  AtomicOutputFile file(path, options.overwrite);
+  AtomicFile file(path, options.overwrite);
   file.write(header_text(algorithm, count, options.fields));
   // Labels, counts and memberships have no infinity: their maximum is a number.
   const bool max_is_infinity = !format || format->syntax == ValueSyntax::distance;
@@ -217,7 +162,7 @@ template void write_vertex_result<double>(const std::string&, std::string_view, 
 void write_scalar_result(const std::string& path, std::string_view algorithm, uint64_t value,
                          uint64_t num_vertices, const ResultWriteOptions& options) {
   check_header(algorithm, ResultShape::scalar, options.fields);
-  AtomicOutputFile file(path, options.overwrite);
+  AtomicFile file(path, options.overwrite);
   file.write(header_text(algorithm, num_vertices, options.fields));
   char line[kMaxValueChars];
   char* end = std::to_chars(line, line + sizeof line - 1, value).ptr;

@@ -188,8 +188,8 @@ TEST_F(ResultFileTest, FailedWriteLeavesNothingBehind) {
     FAIL() << "no error";
   } catch (const InputError& error) {
     EXPECT_EQ(std::string(error.what()),
-              file + ": error: cannot create a temporary file next to it: "
-                     "No such file or directory");
+              file + ": error: cannot create a temporary file in '" + path("missing-dir/") +
+                  "': No such file or directory");
   }
   // A value the format cannot hold is found before anything is written.
   EXPECT_THROW(write_vertex_result(path("k.txt"), "kcore", std::vector<int32_t>{0, 2}),

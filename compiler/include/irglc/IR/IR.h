@@ -169,8 +169,10 @@ struct Kernel {
   std::string name;
   SourceLoc loc;
   std::vector<KernelParam> params;
-  // Statements before the vertex loop, run by every thread.
+  // Statements before the vertex loop, run by every thread, and the
+  // variables they declare.
   std::vector<CodeFragment> prologue;
+  std::vector<std::string> prologue_vars;
   VertexLoop loop;
   // File-scope NodeData and reductions the kernel uses, in first-use order.
   std::vector<std::string> fields_used;

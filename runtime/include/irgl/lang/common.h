@@ -107,6 +107,15 @@ class Graph {
   template <class T = int32_t>
   IRGL_HD T in_weight(Edge e) const { return word_as<T>(in_.weights[e]); }
 
+  // The largest out- / in-degree (0 when unknown); ALB skips its inspection
+  // when no vertex can exceed its threshold.
+  IRGL_HD uint64_t max_out_degree() const { return max_out_degree_; }
+  IRGL_HD uint64_t max_in_degree() const { return max_in_degree_; }
+  void set_max_degrees(uint64_t out, uint64_t in) {
+    max_out_degree_ = out;
+    max_in_degree_ = in;
+  }
+
   IRGL_HD bool has_weights() const { return out_.weights != nullptr; }
   IRGL_HD bool has_in_edges() const { return in_.offsets != nullptr; }
   IRGL_HD const AdjacencyView& out() const { return out_; }
@@ -127,6 +136,8 @@ class Graph {
   uint64_t edges_ = 0;
   AdjacencyView out_{};
   AdjacencyView in_{};
+  uint64_t max_out_degree_ = 0;
+  uint64_t max_in_degree_ = 0;
 };
 
 // Values a kernel writes to a program output, for result files.

@@ -2,6 +2,7 @@
 // runs on the host over a view of the host graph.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 
@@ -19,7 +20,14 @@ inline Graph view_of(const CsrGraph& graph) {
     const Adjacency in = graph.in();
     in_view = {in.offsets, in.neighbors, in.weight_words};
   }
-  return Graph(static_cast<uint32_t>(graph.num_vertices()), graph.num_edges(), out_view, in_view);
+  Graph view(static_cast<uint32_t>(graph.num_vertices()), graph.num_edges(), out_view, in_view);
+  uint64_t max_out = 0, max_in = 0;
+  for (uint64_t v = 0; v < graph.num_vertices(); ++v) {
+    max_out = std::max(max_out, graph.out_degree(static_cast<VertexId>(v)));
+    if (graph.has_transpose()) max_in = std::max(max_in, graph.in_degree(static_cast<VertexId>(v)));
+  }
+  view.set_max_degrees(max_out, max_in);
+  return view;
 }
 
 class CpuTarget : public ProgramTarget {

@@ -73,6 +73,9 @@ class NodeData {
 // A worklist as kernels see it.
 struct Worklist {
   gpu::SparseQueueView queue;
+  // Its size as the host last read it (pipe.empty()), for schedules that
+  // need it on the host; ~0 when not known.
+  uint64_t known_size = ~uint64_t{0};
 
 #if defined(__CUDACC__)
   // Warp-aggregated: one atomic per group of threads pushing together.
@@ -94,15 +97,22 @@ class Pipe {
  public:
   explicit Pipe(const Graph& graph);
 
-  void push(Node n) { push_vertex(pipe_.in(), n); }
-  void push_all() { push_all_vertices(pipe_.in(), nodes_); }
+  void push(Node n) {
+    push_vertex(pipe_.in(), n);
+    known_in_size_ = ~uint64_t{0};
+  }
+  void push_all() {
+    push_all_vertices(pipe_.in(), nodes_);
+    known_in_size_ = ~uint64_t{0};
+  }
   // Reads the input's size from the GPU (one small copy and a sync).
   bool empty() { return size() == 0; }
   uint64_t size();
-  Worklist in() const { return {pipe_.in()}; }
+  Worklist in() const { return {pipe_.in(), known_in_size_}; }
   Worklist out() const { return {pipe_.out()}; }
   void swap() {
     pipe_.swap();
+    known_in_size_ = ~uint64_t{0};
     ++rounds_;
   }
   uint64_t rounds() const { return rounds_; }
@@ -111,6 +121,7 @@ class Pipe {
   gpu::Pipe pipe_;
   uint32_t nodes_;
   uint64_t rounds_ = 0;
+  uint64_t known_in_size_ = 0;  // the input's size, as last read
 };
 
 //===----------------------------------------------------------------------===//
@@ -251,6 +262,38 @@ IRGL_HD T atomic_exch(T& target, NonDeduced<T> value) {
 #else
   const T old = target;
   target = value;
+  return old;
+#endif
+}
+
+// Bitwise or / and on integer data.
+template <class T>
+IRGL_HD T atomic_or(T& target, NonDeduced<T> value) {
+  static_assert(std::is_integral_v<T>, "atomic_or takes integers");
+#if defined(__CUDA_ARCH__)
+  if constexpr (sizeof(T) == 4) {
+    return static_cast<T>(atomicOr(detail::as_uint(&target), static_cast<unsigned int>(value)));
+  } else {
+    return static_cast<T>(atomicOr(detail::as_ull(&target), static_cast<unsigned long long>(value)));
+  }
+#else
+  const T old = target;
+  target = old | value;
+  return old;
+#endif
+}
+template <class T>
+IRGL_HD T atomic_and(T& target, NonDeduced<T> value) {
+  static_assert(std::is_integral_v<T>, "atomic_and takes integers");
+#if defined(__CUDA_ARCH__)
+  if constexpr (sizeof(T) == 4) {
+    return static_cast<T>(atomicAnd(detail::as_uint(&target), static_cast<unsigned int>(value)));
+  } else {
+    return static_cast<T>(atomicAnd(detail::as_ull(&target), static_cast<unsigned long long>(value)));
+  }
+#else
+  const T old = target;
+  target = old & value;
   return old;
 #endif
 }

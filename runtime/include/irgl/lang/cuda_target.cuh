@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "irgl/gpu/device_info.h"
+#include "irgl/gpu/schedule/load_log.h"
 #include "irgl/gpu/timer.h"
 #include "irgl/lang/cuda.cuh"
 #include "irgl/lang/program.h"
@@ -24,8 +25,10 @@ struct DeviceFootprint {
 
 class CudaTarget : public ProgramTarget {
  public:
-  CudaTarget(std::function<void(const Graph&)> driver, DeviceFootprint footprint)
-      : driver_(std::move(driver)), footprint_(footprint) {}
+  // `records_load`: the kernels were generated with --instrument=load.
+  CudaTarget(std::function<void(const Graph&)> driver, DeviceFootprint footprint,
+             bool records_load = false)
+      : driver_(std::move(driver)), footprint_(footprint), records_load_(records_load) {}
 
   std::string device_name() override {
     std::string why;
@@ -41,6 +44,7 @@ class CudaTarget : public ProgramTarget {
   }
 
   double run() override {
+    gpu::schedule::global_load_log().clear();  // keep the last run's only
     gpu::CudaEventTimer timer;
     timer.start();
     driver_(view_);
@@ -49,9 +53,15 @@ class CudaTarget : public ProgramTarget {
     return timer.elapsed_ms();
   }
 
+  bool records_load() const override { return records_load_; }
+  void write_load_report(std::ostream& out) const override {
+    gpu::schedule::write_load_log(out, gpu::schedule::global_load_log());
+  }
+
  private:
   std::function<void(const Graph&)> driver_;
   DeviceFootprint footprint_;
+  bool records_load_;
   gpu::DeviceGraph device_graph_;
   Graph view_;
 };

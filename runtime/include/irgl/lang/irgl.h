@@ -189,6 +189,18 @@ T atomic_exch(T& target, NonDeduced<T> value) {
   target = value;
   return old;
 }
+template <class T>
+T atomic_or(T& target, NonDeduced<T> value) {
+  const T old = target;
+  target = old | value;
+  return old;
+}
+template <class T>
+T atomic_and(T& target, NonDeduced<T> value) {
+  const T old = target;
+  target = old & value;
+  return old;
+}
 // Stores `desired` when the target equals `expected`.
 template <class T>
 T atomic_cas(T& target, NonDeduced<T> expected, NonDeduced<T> desired) {

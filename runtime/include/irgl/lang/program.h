@@ -9,6 +9,7 @@
 // the driver once, which re-initialises all vertex data.
 #pragma once
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,10 @@ class ProgramTarget {
   virtual void prepare(const CsrGraph& graph) = 0;
   // Runs the driver once; returns its time in milliseconds.
   virtual double run() = 0;
+  // Whether runs record a load log (programs built with irglc
+  // --instrument=load), and writing the last run's log as JSON.
+  virtual bool records_load() const { return false; }
+  virtual void write_load_report(std::ostream& out) const { (void)out; }
 };
 
 // Parses the command line, loads the graph, runs and reports. Returns the

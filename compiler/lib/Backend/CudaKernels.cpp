@@ -1,0 +1,321 @@
+//===- CudaKernels.cpp - Kernels as schedule Bodies ------------------------===//
+
+#include "CudaKernels.h"
+
+namespace irglc {
+
+namespace {
+
+const char* reduction_op_type(ReductionOp op) {
+  switch (op) {
+    case ReductionOp::sum: return "SumOp";
+    case ReductionOp::min: return "MinOp";
+    case ReductionOp::max: return "MaxOp";
+  }
+  return "SumOp";
+}
+
+std::string body_name(const Kernel& kernel) { return kernel.name + "_body"; }
+
+// The policy type of runtime/include/irgl/gpu/schedule/schedules.cuh.
+std::string policy(const Kernel& kernel, unsigned threads) {
+  const std::string b = std::to_string(threads);
+  if (!kernel.loop.edge_loop) return "schedule::ThreadMapped<" + b + ">";
+  const Schedule& schedule = kernel.loop.edge_loop->schedule;
+  switch (schedule.kind) {
+    case ScheduleKind::thread: return "schedule::ThreadMapped<" + b + ">";
+    case ScheduleKind::warp: return "schedule::Warp<" + b + ">";
+    case ScheduleKind::block: return "schedule::Block<" + b + ">";
+    case ScheduleKind::group:
+      return "schedule::GroupMapped<" + b + ", " + std::to_string(schedule.group_size) + ">";
+    case ScheduleKind::twc: return "schedule::Twc<" + b + ">";
+    case ScheduleKind::lb: return "schedule::Lb<" + b + ">";
+    case ScheduleKind::merge_path: return "schedule::MergePath<" + b + ">";
+    case ScheduleKind::alb: return "schedule::Alb<" + b + ">";
+  }
+  return "schedule::ThreadMapped<" + b + ">";
+}
+
+std::string identity_of(const Accumulator& a) {
+  const std::string& t = a.var.type;
+  switch (a.op) {
+    case AccumulatorOp::sum:
+    case AccumulatorOp::bit_or: return "static_cast<" + t + ">(0)";
+    case AccumulatorOp::min: return "std::numeric_limits<" + t + ">::max()";
+    case AccumulatorOp::max: return "std::numeric_limits<" + t + ">::lowest()";
+    case AccumulatorOp::bit_and: return "static_cast<" + t + ">(~static_cast<" + t + ">(0))";
+  }
+  return "{}";
+}
+
+// `into` combined with `from` for one accumulator, as a statement.
+std::string combine_statement(const Accumulator& a, const std::string& into,
+                              const std::string& from) {
+  switch (a.op) {
+    case AccumulatorOp::sum: return into + " += " + from + ";";
+    case AccumulatorOp::bit_or: return into + " |= " + from + ";";
+    case AccumulatorOp::bit_and: return into + " &= " + from + ";";
+    case AccumulatorOp::min: return "if (" + from + " < " + into + ") " + into + " = " + from + ";";
+    case AccumulatorOp::max: return "if (" + into + " < " + from + ") " + into + " = " + from + ";";
+  }
+  return "";
+}
+
+const char* atomic_of(AccumulatorOp op) {
+  switch (op) {
+    case AccumulatorOp::sum: return "atomic_add";
+    case AccumulatorOp::min: return "atomic_min";
+    case AccumulatorOp::max: return "atomic_max";
+    case AccumulatorOp::bit_or: return "atomic_or";
+    case AccumulatorOp::bit_and: return "atomic_and";
+  }
+  return "atomic_add";
+}
+
+void write_members(CodeWriter& out, const Module& module, const Kernel& kernel) {
+  for (const KernelParam& param : kernel.params) {
+    switch (param.kind) {
+      case ParamKind::graph: out.line("Graph " + param.var.name + ";"); break;
+      case ParamKind::worklist: out.line("Worklist " + param.var.name + ";"); break;
+      case ParamKind::scalar: out.line(param.var.type + " " + param.var.name + ";"); break;
+    }
+  }
+  for (const std::string& name : kernel.fields_used)
+    out.line("NodeArray<" + module.find_field(name)->element_type + "> " + name + ";");
+  for (const std::string& name : kernel.reductions_used) {
+    const Reduction* reduction = module.find_reduction(name);
+    out.line(std::string("ReductionSlot<") + reduction->value_type + ", " +
+             reduction_op_type(reduction->op) + "> " + name + ";");
+  }
+}
+
+// The kernel's set-up statements, repeated where the Body's code needs them
+// (they only compute per-thread values from the parameters).
+void write_prologue(CodeWriter& out, const Kernel& kernel) {
+  for (const CodeFragment& code : kernel.prologue) out.fragment(code);
+  for (const std::string& var : kernel.prologue_vars) out.line("(void)" + var + ";");
+}
+
+void write_types(CodeWriter& out, const EdgeLoop* edge) {
+  if (!edge || (edge->closure.empty() && edge->accumulators.empty())) {
+    out.line("struct Closure {};");
+  } else {
+    out.comment("What the edge and post code need from the code before the edge loop.");
+    out.open("struct Closure {");
+    for (const Variable& v : edge->closure) out.line(v.type + " " + v.name + ";");
+    for (const Accumulator& a : edge->accumulators)
+      out.line(a.var.type + " " + a.var.name + ";  // initial value");
+    out.close("};");
+  }
+  if (!edge || edge->accumulators.empty()) {
+    out.line("using Accum = schedule::NoAccum;");
+  } else {
+    out.comment("Partial values of the accumulators, combined over the threads of a vertex.");
+    out.open("struct Accum {");
+    for (const Accumulator& a : edge->accumulators)
+      out.line(a.var.type + " " + a.var.name + ";  // " + to_string(a.op));
+    out.close("};");
+  }
+}
+
+void write_pre(CodeWriter& out, const Kernel& kernel) {
+  const VertexLoop& loop = kernel.loop;
+  const EdgeLoop* edge = loop.edge_loop ? &*loop.edge_loop : nullptr;
+  out.comment(where(loop.loc) + ": " + loop.header + (edge ? ", before the edge loop" : ""));
+  out.open("__device__ bool pre(Node " + loop.vertex_var + ", Closure& irgl_closure) {");
+  write_prologue(out, kernel);
+  for (const PreStep& step : loop.pre) {
+    if (step.kind == PreStep::Kind::code) {
+      out.fragment(step.code, "return false", "return false");
+    } else {
+      std::string condition = render(step.code, "", "false", "false");
+      while (!condition.empty() && condition.back() == '\n') condition.pop_back();
+      out.line("if (!(" + condition + ")) return false;");
+    }
+  }
+  if (edge) {
+    for (const Variable& v : edge->closure) out.line("irgl_closure." + v.name + " = " + v.name + ";");
+    for (const Accumulator& a : edge->accumulators)
+      out.line("irgl_closure." + a.var.name + " = " + a.var.name + ";");
+  }
+  out.line("return true;");
+  out.close();
+}
+
+void write_edge_range(CodeWriter& out, const Kernel& kernel) {
+  const VertexLoop& loop = kernel.loop;
+  if (!loop.edge_loop) {
+    out.line("__device__ uint64_t edges_begin(Node) const { return 0; }");
+    out.line("__device__ uint64_t edges_end(Node) const { return 0; }");
+    out.line("__host__ __device__ uint64_t max_degree() const { return 0; }");
+    return;
+  }
+  const EdgeLoop& edge = *loop.edge_loop;
+  const std::string dir = edge.direction == EdgeDirection::out ? "out" : "in";
+  out.line("__device__ uint64_t edges_begin(Node v) const { return " + edge.graph + "." + dir +
+           "_begin(v); }");
+  out.line("__device__ uint64_t edges_end(Node v) const { return " + edge.graph + "." + dir +
+           "_end(v); }");
+  out.line("__host__ __device__ uint64_t max_degree() const { return " + edge.graph + ".max_" +
+           dir + "_degree(); }");
+}
+
+void write_edge(CodeWriter& out, const Kernel& kernel) {
+  const VertexLoop& loop = kernel.loop;
+  if (!loop.edge_loop) {
+    out.line("__device__ void edge(Node, Edge, const Closure&, Accum&) {}");
+    return;
+  }
+  const EdgeLoop& edge = *loop.edge_loop;
+  out.comment(where(edge.loc) + ": " + edge.header + "  [schedule: " + edge.schedule.name() + "]");
+  out.open("__device__ void edge(Node " + loop.vertex_var + ", Edge " + edge.edge_var +
+           ", const Closure& irgl_closure, Accum& irgl_accum) {");
+  write_prologue(out, kernel);
+  for (const Variable& v : edge.closure)
+    out.line("[[maybe_unused]] const " + v.type + "& " + v.name + " = irgl_closure." + v.name + ";");
+  for (const Accumulator& a : edge.accumulators)
+    out.line(a.var.type + "& " + a.var.name + " = irgl_accum." + a.var.name + ";");
+  for (const CodeFragment& code : edge.body) out.fragment(code, "return", "return");
+  out.close();
+}
+
+void write_post(CodeWriter& out, const Kernel& kernel) {
+  const VertexLoop& loop = kernel.loop;
+  if (!loop.edge_loop) {
+    out.line("__device__ void post(Node, const Closure&, const Accum&) {}");
+    return;
+  }
+  const EdgeLoop& edge = *loop.edge_loop;
+  out.comment("After the edge loop, once all of the vertex's edges are done.");
+  out.open("__device__ void post(Node " + loop.vertex_var +
+           ", const Closure& irgl_closure, const Accum& irgl_accum) {");
+  if (!loop.post.empty()) {
+    write_prologue(out, kernel);
+    for (const Variable& v : edge.closure)
+      out.line("[[maybe_unused]] " + v.type + " " + v.name + " = irgl_closure." + v.name + ";");
+    for (const Accumulator& a : edge.accumulators) {
+      out.line(a.var.type + " " + a.var.name + " = irgl_closure." + a.var.name + ";");
+      out.line(combine_statement(a, a.var.name, "irgl_accum." + a.var.name));
+    }
+    for (const CodeFragment& code : loop.post) out.fragment(code, "return", "return");
+  }
+  out.close();
+}
+
+void write_accumulator_operations(CodeWriter& out, const EdgeLoop* edge) {
+  const bool any = edge && !edge->accumulators.empty();
+  if (!any) {
+    out.line("__host__ __device__ static Accum identity() { return {}; }");
+    out.line("__device__ static void combine(Accum&, const Accum&) {}");
+    out.line("__device__ static void atomic_combine(Accum*, const Accum&) {}");
+    return;
+  }
+  std::string identities;
+  for (const Accumulator& a : edge->accumulators)
+    identities += (identities.empty() ? "" : ", ") + identity_of(a);
+  out.line("__host__ __device__ static Accum identity() { return {" + identities + "}; }");
+  out.open("__device__ static void combine(Accum& into, const Accum& from) {");
+  for (const Accumulator& a : edge->accumulators)
+    out.line(combine_statement(a, "into." + a.var.name, "from." + a.var.name));
+  out.close();
+  out.open("__device__ static void atomic_combine(Accum* into, const Accum& from) {");
+  for (const Accumulator& a : edge->accumulators)
+    out.line(std::string(atomic_of(a.op)) + "(into->" + a.var.name + ", from." + a.var.name + ");");
+  out.close();
+}
+
+void write_body(CodeWriter& out, const Module& module, const Kernel& kernel) {
+  const EdgeLoop* edge = kernel.loop.edge_loop ? &*kernel.loop.edge_loop : nullptr;
+  out.line();
+  out.comment(where(kernel.loc) + ": " +
+              (kernel.from_for_all_nodes ? "for_all_nodes body" : "kernel " + kernel.name) +
+              ", as the loop nest the schedules run (schedule/body.h)");
+  out.open("struct " + body_name(kernel) + " {");
+  write_members(out, module, kernel);
+  out.line();
+  write_types(out, edge);
+  out.line(std::string("static constexpr bool kHasEdges = ") + (edge ? "true" : "false") + ";");
+  out.line(std::string("static constexpr bool kHasAccum = ") +
+           (edge && !edge->accumulators.empty() ? "true" : "false") + ";");
+  out.line(std::string("static constexpr bool kHasPost = ") +
+           (edge && !kernel.loop.post.empty() ? "true" : "false") + ";");
+  out.line();
+  write_pre(out, kernel);
+  write_edge_range(out, kernel);
+  out.line();
+  write_edge(out, kernel);
+  out.line();
+  write_post(out, kernel);
+  out.line();
+  write_accumulator_operations(out, edge);
+  out.line("template <int BlockThreads>");
+  if (kernel.reductions_used.empty()) {
+    out.line("__device__ void flush() {}");
+  } else {
+    out.open("__device__ void flush() {");
+    for (const std::string& name : kernel.reductions_used)
+      out.line(name + ".flush<BlockThreads>();");
+    out.close();
+  }
+  out.close("};");
+}
+
+std::string launcher_params(const Kernel& kernel) {
+  std::string params;
+  for (const KernelParam& param : kernel.params) {
+    if (!params.empty()) params += ", ";
+    switch (param.kind) {
+      case ParamKind::graph: params += "const Graph& " + param.var.name; break;
+      case ParamKind::worklist: params += "Worklist " + param.var.name; break;
+      case ParamKind::scalar: params += param.var.type + " " + param.var.name; break;
+    }
+  }
+  return params;
+}
+
+void write_launcher(CodeWriter& out, const Kernel& kernel, const BackendOptions& options) {
+  std::string members;
+  auto add = [&](const std::string& value) { members += (members.empty() ? "" : ", ") + value; };
+  for (const KernelParam& param : kernel.params) add(param.var.name);
+  for (const std::string& name : kernel.fields_used) add(name + ".view()");
+  for (const std::string& name : kernel.reductions_used) add(name + ".view()");
+  const VertexLoop& loop = kernel.loop;
+  const std::string frontier =
+      loop.domain == VertexDomain::all_nodes
+          ? "schedule::AllNodes{" + loop.graph + ".num_nodes()}"
+          : "schedule::WorklistItems{" + loop.worklist + ".queue, " + loop.worklist + ".known_size}";
+
+  out.line();
+  out.comment(where(kernel.loc) + ": runs " + body_name(kernel) + " over " +
+              (loop.domain == VertexDomain::all_nodes ? "all vertices" : "the worklist " + loop.worklist) +
+              ", schedule " + kernel_schedule_name(kernel) + ".");
+  out.open("void " + kernel.name + "(" + launcher_params(kernel) + ") {");
+  out.line("static schedule::State<" + body_name(kernel) +
+           (options.instrument_load ? ", schedule::LoadCounters" : "") + "> state;");
+  out.line("const " + body_name(kernel) + " body{" + members + "};");
+  out.line("schedule::RunOptions options;");
+  out.line("options.kernel_name = \"" + kernel.name + "\";");
+  if (loop.edge_loop && loop.edge_loop->schedule.kind == ScheduleKind::alb) {
+    const Schedule& schedule = loop.edge_loop->schedule;
+    if (schedule.alb_threshold)
+      out.line("options.alb_threshold = " + std::to_string(*schedule.alb_threshold) + ";");
+    if (schedule.alb_distribution == AlbDistribution::blocked)
+      out.line("options.alb_distribution = schedule::Distribution::blocked;");
+  }
+  out.line(policy(kernel, options.block_threads) + "::run(body, " + frontier + ", state, options);");
+  out.close();
+}
+
+}  // namespace
+
+std::string kernel_schedule_name(const Kernel& kernel) {
+  return kernel.loop.edge_loop ? kernel.loop.edge_loop->schedule.name() : "thread";
+}
+
+void write_scheduled_kernel(CodeWriter& out, const Module& module, const Kernel& kernel,
+                            const BackendOptions& options) {
+  write_body(out, module, kernel);
+  write_launcher(out, kernel, options);
+}
+
+}  // namespace irglc
