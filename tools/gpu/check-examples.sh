@@ -1,25 +1,32 @@
 #!/usr/bin/env bash
-# Runs every example program on every graph and checks each answer twice:
-# against the independent checker (irgl-check) and against the sequential
-# CPU build of the same .irgl program. Prints one line per run and a summary;
-# exits non-zero when any check fails.
+# Checks every example program, built with every schedule given, on every
+# graph: the sequential CPU build of each program computes a reference answer
+# that the independent checker (irgl-check) verifies; every GPU build's answer
+# must then equal it (integer results) or pass the checker and agree with it
+# within tolerance (pagerank, spmv). Prints one line per GPU run and a
+# summary; exits non-zero when any check fails.
 #
-#   tools/gpu/check-examples.sh BIN_DIR DATASETS_DIR [TARGET_SUFFIX...]
+#   tools/gpu/check-examples.sh BIN_DIR DATASETS_DIR [SUFFIX...]
 #
-# BIN_DIR holds <example>-cuda, <example>-cpu and irgl-check; TARGET_SUFFIX
-# names the builds to test (default: cuda), e.g. "cuda" or "cuda-twc".
+# BIN_DIR holds <app>-cpu, <app>-<SUFFIX> and irgl-check; SUFFIX defaults to
+# "cuda" (e.g. cuda-twc cuda-alb). Environment: APPS (default: all seven),
+# EXTRA_GRAPHS (generator specs with a ':' kind suffix, e.g. "rmat:scale=20:"),
+# JOBS (parallel runs, default 8), WORK_DIR, RUNS (timed runs, default 1).
 set -u
-bin=$1
-data=$2
+bin=$(cd "$1" && pwd)
+data=$(cd "$2" && pwd)
 shift 2
 suffixes=("${@:-cuda}")
 work=${WORK_DIR:-$(mktemp -d)}
+mkdir -p "$work"
 export IRGL_CACHE_DIR=${IRGL_CACHE_DIR:-$work/cache}
 export IRGL_NO_PROGRESS=1
 mkdir -p "$IRGL_CACHE_DIR"
+jobs=${JOBS:-8}
+runs=${RUNS:-1}
 
-# Graphs: path relative to DATASETS_DIR (or a generator spec), then the kind
-# of weights the file holds: i (integers), r (reals) or nothing.
+# Graphs: a path under DATASETS_DIR or a generator spec, then the kind of
+# weights it holds: i (integers), r (reals) or nothing.
 graphs=(
   "tiny/karate.mtx.xz:" "tiny/chesapeake.mtx.xz:" "tiny/dolphins.mtx.xz:" "tiny/polbooks.mtx.xz:"
   "tiny/netscience.mtx.xz:r" "road/minnesota.mtx.xz:" "road/luxembourg_osm.mtx.xz:"
@@ -32,7 +39,7 @@ graphs=(
 )
 apps=(${APPS:-bfs sssp cc pr kcore tc spmv})
 
-# The graph options an example needs (the checker gets the same).
+# The options an example needs (the checker gets the same).
 options_for() {
   local app=$1 weighted=$2
   case $app in
@@ -46,10 +53,29 @@ options_for() {
   esac
 }
 
+graph_path() {
+  case $1 in rmat:*|grid:*|uniform:*) echo "$1" ;; *) echo "$data/$1" ;; esac
+}
+tag_of() { echo "$1" | tr '/:=,' '____'; }
+
+# Phase 1: reference answers from the CPU builds, each verified by the checker.
+reference() {
+  local app=$1 entry=$2
+  local graph=${entry%:*} weighted=${entry##*:}
+  local path opts out
+  path=$(graph_path "$graph")
+  opts=$(options_for "$app" "$weighted")
+  out=$work/$app-$(tag_of "$graph").cpu.out
+  if ! "$bin/$app-cpu" "$path" $opts --output "$out" --force > "$out.log" 2>&1; then
+    echo "REFERENCE-FAILED $app $graph: $(tail -1 "$out.log")"
+  elif ! "$bin/irgl-check" --algorithm "$app" $opts "$path" "$out" > "$out.check" 2>&1; then
+    echo "REFERENCE-WRONG $app $graph: $(tail -1 "$out.check")"
+  fi
+}
+
 # Compares two result files: exactly for integer results; for pagerank each
 # value within 1e-4; for spmv the largest difference within 1e-5 of the
-# largest |y| (the GPU contracts a*x+y into FMAs, the CPU build does not, so
-# rows with cancellation differ in their last bits).
+# largest |y| (the GPU contracts a*x+y into FMAs, the CPU build may not).
 same_answer() {
   local app=$1 a=$2 b=$3
   case $app in
@@ -71,36 +97,57 @@ PY
   esac
 }
 
-failures=0 runs=0
-printf '%-6s %-10s %-40s %-10s %-8s %s\n' app build graph gpu_ms checker cpu
-for entry in "${graphs[@]}"; do
-  graph=${entry%%:*}
-  weighted=${entry##*:}
-  path=$data/$graph
-  [ -e "$path" ] || case $graph in rmat:*|grid:*|uniform:*) ;; *) continue ;; esac
-  [ -e "$path" ] || path=$graph
-  for app in "${apps[@]}"; do
-    opts=$(options_for "$app" "$weighted")
-    reference=$work/$app-$(basename "$graph").cpu.out
-    "$bin/$app-cpu" "$path" $opts --output "$reference" --force > "$work/cpu.log" 2>&1 ||
-      { echo "$app cpu FAILED on $graph: $(tail -1 "$work/cpu.log")"; failures=$((failures + 1)); continue; }
-    for suffix in "${suffixes[@]}"; do
-      runs=$((runs + 1))
-      result=$work/$app-$(basename "$graph").$suffix.out
-      if ! "$bin/$app-$suffix" "$path" $opts --runs 3 --output "$result" --force > "$work/run.log" 2>&1; then
-        printf '%-6s %-10s %-40s FAILED: %s\n' "$app" "$suffix" "$graph" "$(tail -1 "$work/run.log")"
-        failures=$((failures + 1))
-        continue
-      fi
-      ms=$(sed -n 's/^time: median \([0-9.]*\) ms.*/\1/p' "$work/run.log")
-      checker=PASS
-      "$bin/irgl-check" --algorithm "$app" $opts "$path" "$result" > "$work/check.log" 2>&1 ||
-        { checker=FAIL; failures=$((failures + 1)); sed 's/^/    /' "$work/check.log" | head -5; }
-      cpu=same
-      same_answer "$app" "$result" "$reference" || { cpu=DIFFERENT; failures=$((failures + 1)); }
-      printf '%-6s %-10s %-40s %-10s %-8s %s\n' "$app" "$suffix" "$graph" "$ms" "$checker" "$cpu"
-    done
+# Phase 2: one GPU run, compared with the reference.
+gpu_run() {
+  local app=$1 entry=$2 suffix=$3
+  local graph=${entry%:*} weighted=${entry##*:}
+  local path opts reference out ms verdict
+  path=$(graph_path "$graph")
+  opts=$(options_for "$app" "$weighted")
+  reference=$work/$app-$(tag_of "$graph").cpu.out
+  out=$work/$app-$(tag_of "$graph").$suffix.out
+  [ -s "$reference" ] || { printf '%-6s %-16s %-40s SKIPPED (no reference)\n' "$app" "$suffix" "$graph"; return; }
+  if ! "$bin/$app-$suffix" "$path" $opts --runs "$runs" --output "$out" --force > "$out.log" 2>&1; then
+    printf '%-6s %-16s %-40s FAILED: %s\n' "$app" "$suffix" "$graph" "$(tail -1 "$out.log")"
+    return
+  fi
+  ms=$(sed -n 's/^time: median \([0-9.]*\) ms.*/\1/p' "$out.log")
+  verdict=PASS
+  case $app in
+    pr|spmv)
+      "$bin/irgl-check" --algorithm "$app" $opts "$path" "$out" > "$out.check" 2>&1 ||
+        verdict="WRONG (checker: $(tail -1 "$out.check"))"
+      ;;
+  esac
+  if [ "$verdict" = PASS ]; then
+    why=$(same_answer "$app" "$out" "$reference" 2>&1) || verdict="DIFFERS from the CPU build ${why}"
+  fi
+  printf '%-6s %-16s %-40s %10s ms  %s\n' "$app" "$suffix" "$graph" "$ms" "$verdict"
+}
+
+export -f reference same_answer gpu_run options_for graph_path tag_of
+export bin data work runs
+
+for app in "${apps[@]}"; do
+  for entry in "${graphs[@]}"; do
+    graph=${entry%:*}
+    case $graph in rmat:*|grid:*|uniform:*) ;; *) [ -e "$data/$graph" ] || continue ;; esac
+    printf '%s\0%s\0' "$app" "$entry"
   done
-done
-echo "check-examples: $runs runs, $failures failures"
-[ $failures -eq 0 ]
+done > "$work/references"
+xargs -0 -n 2 -P "$(nproc)" bash -c 'reference "$0" "$1"' < "$work/references" | tee "$work/reference.log"
+
+for suffix in "${suffixes[@]}"; do
+  tr '\0' '\n' < "$work/references" | paste - - | while IFS=$'\t' read -r app entry; do
+    printf '%s\0%s\0%s\0' "$app" "$entry" "$suffix"
+  done
+done > "$work/runs"
+printf '%-6s %-16s %-40s %13s  %s\n' app build graph time verdict
+xargs -0 -n 3 -P "$jobs" bash -c 'gpu_run "$0" "$1" "$2"' < "$work/runs" | sort | tee "$work/runs.log"
+
+references=$(tr '\0' '\n' < "$work/references" | paste - - | wc -l)
+bad_references=$(grep -c "^REFERENCE" "$work/reference.log")
+total=$(wc -l < "$work/runs.log")
+passed=$(grep -c " PASS$" "$work/runs.log")
+echo "check-examples: $references references ($bad_references bad), $total GPU runs, $passed passed, $((total - passed)) not"
+[ "$bad_references" -eq 0 ] && [ "$passed" -eq "$total" ]

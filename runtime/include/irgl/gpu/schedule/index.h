@@ -69,6 +69,24 @@ IRGL_HOST_DEVICE bool alb_is_huge(uint64_t degree, uint64_t threshold) {
   return degree > threshold;
 }
 
+// The threshold a program asks for when it names none. Not 0: a threshold of
+// 0 is meaningful (every vertex with an edge is huge, paper 001 section 4.1).
+inline constexpr uint64_t kAlbDefaultThreshold = ~uint64_t{0};
+
+// ALB's threshold: `requested`, or by default the number of threads the TWC
+// kernel launches (with the cyclic distribution, a warp's binary searches
+// then follow at most two paths).
+IRGL_HOST_DEVICE uint64_t alb_threshold(uint64_t requested, uint64_t threads_launched) {
+  return requested == kAlbDefaultThreshold ? threads_launched : requested;
+}
+
+// Whether ALB inspects at all: only when some vertex can be huge, so graphs
+// whose maximum degree (in the loop's direction) is at most the threshold
+// run plain TWC and pay nothing.
+IRGL_HOST_DEVICE bool alb_inspects(uint64_t max_degree, uint64_t threshold) {
+  return alb_is_huge(max_degree, threshold);
+}
+
 //===----------------------------------------------------------------------===//
 // Atoms to threads: the edge-balanced schedules (LB, ALB's huge vertices)
 //===----------------------------------------------------------------------===//
@@ -86,13 +104,18 @@ IRGL_HOST_DEVICE CyclicAtoms cyclic_atoms(uint64_t thread, uint64_t threads, uin
   return {thread, threads, total};
 }
 
-// Blocked distribution: thread t takes one contiguous run of
-// ceil(total / threads) atoms.
+// Blocked distribution: thread t takes one contiguous run of atoms, the runs
+// in thread order. With q = total / threads and r = total % threads, the
+// first r threads take q + 1 atoms and the others q, so no two threads' loads
+// differ by more than one (runs of ceil(total / threads) would leave the last
+// threads with fewer, or none: 10 atoms over 4 threads as 3, 3, 3, 1).
+// No intermediate exceeds `total`, so 64-bit totals cannot overflow.
+IRGL_HOST_DEVICE uint64_t blocked_begin(uint64_t thread, uint64_t threads, uint64_t total) {
+  const uint64_t quotient = total / threads, remainder = total % threads;
+  return thread * quotient + (thread < remainder ? thread : remainder);
+}
 IRGL_HOST_DEVICE IndexRange blocked_atoms(uint64_t thread, uint64_t threads, uint64_t total) {
-  const uint64_t per_thread = ceil_div(total, threads);
-  const uint64_t begin = thread * per_thread;
-  const uint64_t end = begin + per_thread;
-  return {begin < total ? begin : total, end < total ? end : total};
+  return {blocked_begin(thread, threads, total), blocked_begin(thread + 1, threads, total)};
 }
 
 // The tile owning `atom`: the largest item with offsets[item] <= atom, where
@@ -138,8 +161,8 @@ IRGL_HOST_DEVICE MergeCoordinate merge_path_search(uint64_t diagonal, const uint
   return {low, diagonal - low};
 }
 
-// Thread t's share of the merge path: diagonals [t * share, (t + 1) * share)
-// with share = ceil((tiles + atoms) / threads).
+// Thread t's share of the merge path: a blocked run of the tiles + atoms
+// diagonals, so shares differ by at most one unit of work.
 IRGL_HOST_DEVICE IndexRange merge_path_share(uint64_t thread, uint64_t threads,
                                                     uint64_t tiles, uint64_t atoms) {
   return blocked_atoms(thread, threads, tiles + atoms);

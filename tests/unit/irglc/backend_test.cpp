@@ -1,0 +1,255 @@
+// The CPU and CUDA backends on a hand-built module: the loop nest around a
+// guarded edge loop, holes, parameters, reductions and the driver.
+#include <gtest/gtest.h>
+
+#include "irglc/Backend/Backend.h"
+#include "irglc/IR/IR.h"
+
+namespace irglc {
+namespace {
+
+CodeFragment code(const std::string& text, unsigned line, unsigned column) {
+  return CodeFragment::text(text, {"/src/bfs.irgl", line, column});
+}
+
+// `kernel void expand(const Graph& g, Worklist& in, Worklist& out,
+// uint32_t limit)` over `in`, with a guard, an edge loop holding a
+// next-edge hole, and code after the edge loop; it uses two reductions.
+Kernel expand_kernel() {
+  Kernel kernel;
+  kernel.name = "expand";
+  kernel.loc = {"/src/bfs.irgl", 8, 13};
+  kernel.params = {{ParamKind::graph, {"g", "Graph"}},
+                   {ParamKind::worklist, {"in", "Worklist"}},
+                   {ParamKind::worklist, {"out", "Worklist"}},
+                   {ParamKind::scalar, {"limit", "uint32_t"}}};
+  VertexLoop& loop = kernel.loop;
+  loop.loc = {"/src/bfs.irgl", 9, 3};
+  loop.header = "for (Node n : in)";
+  loop.domain = VertexDomain::worklist;
+  loop.graph = "g";
+  loop.worklist = "in";
+  loop.vertex_var = "n";
+  loop.pre.push_back({PreStep::Kind::code, code("const uint32_t d = level[n];", 10, 5)});
+  loop.pre.push_back({PreStep::Kind::guard, code("d < limit", 11, 9)});
+  EdgeLoop edge;
+  edge.loc = {"/src/bfs.irgl", 12, 7};
+  edge.header = "for (Edge e : g.out_edges(n))";
+  edge.edge_var = "e";
+  edge.graph = "g";
+  edge.vertex = "n";
+  CodeFragment skip = code("if (g.dst(e) == n) ", 13, 9);
+  skip.segments.push_back({CodeSegment::Kind::next_edge, ""});
+  skip.segments.push_back({CodeSegment::Kind::text, ";"});
+  edge.body.push_back(skip);
+  edge.body.push_back(code("if (atomic_min(level[g.dst(e)], d + 1) > d + 1)\n"
+                           "          out.push(g.dst(e));",
+                           14, 9));
+  edge.reductions_used = {"lowest"};
+  edge.worklists_pushed = {"out"};
+  loop.edge_loop = edge;
+  loop.post.push_back(code("visits += 1;", 17, 7));
+  kernel.fields_used = {"level"};
+  kernel.reductions_used = {"visits", "lowest"};
+  kernel.worklists_pushed = {"out"};
+  return kernel;
+}
+
+Module bfs_module() {
+  Module module;
+  module.source_file = "/src/bfs.irgl";
+  module.program_name = "bfs";
+  module.fields.push_back({"level", "uint32_t", {"/src/bfs.irgl", 4, 20}});
+  module.reductions.push_back({"visits", "uint64_t", ReductionOp::sum, {"/src/bfs.irgl", 5, 15}});
+  module.reductions.push_back({"lowest", "uint32_t", ReductionOp::min, {"/src/bfs.irgl", 6, 15}});
+  module.kernels.push_back(expand_kernel());
+  Driver& driver = module.driver;
+  driver.name = "bfs";
+  driver.loc = {"/src/bfs.irgl", 20, 14};
+  driver.graph_param = "g";
+  ProgramParam source;
+  source.var = {"source", "Node"};
+  source.value_kind = "u32";
+  source.default_value = "0";
+  source.is_node = true;
+  driver.params.push_back(source);
+  driver.uses_pipe = true;
+  HostStmt pipe;
+  pipe.code = code("Pipe pipe(g);", 21, 3);
+  HostStmt launch;
+  launch.kind = HostStmt::Kind::launch;
+  launch.loc = {"/src/bfs.irgl", 23, 5};
+  launch.kernel = "expand";
+  launch.args = {"g", "pipe.in()", "pipe.out()", "10"};
+  HostStmt swap;
+  swap.code = code("pipe.swap();", 24, 5);
+  HostStmt rounds;
+  rounds.kind = HostStmt::Kind::pipe_loop;
+  rounds.loc = {"/src/bfs.irgl", 22, 3};
+  rounds.name = "pipe";
+  rounds.condition = "!pipe.empty()";
+  rounds.body = {launch, swap};
+  HostStmt output;
+  output.kind = HostStmt::Kind::output;
+  output.name = "level";
+  driver.body = {pipe, rounds, output};
+  return module;
+}
+
+// The whole lines from the one holding `first` to the one where the next
+// `last` ends.
+std::string lines_between(const std::string& text, const std::string& first,
+                          const std::string& last) {
+  const size_t begin = text.find(first);
+  if (begin == std::string::npos) return "<'" + first + "' not found>";
+  const size_t line_begin = text.rfind('\n', begin) + 1;
+  const size_t end = text.find(last, begin);
+  if (end == std::string::npos) return "<'" + last + "' not found>";
+  const size_t line_end = text.find('\n', end + last.size() - 1);
+  return text.substr(line_begin, line_end + 1 - line_begin);
+}
+
+TEST(irglcCpuBackend, PrintsTheLoopNestOfAGuardedEdgeLoop) {
+  const GeneratedCode code = generate_cpu(bfs_module(), {});
+  EXPECT_EQ(code.header, "");
+  EXPECT_EQ(lines_between(code.source, "// bfs.irgl:8: kernel expand", "\n}"),
+            "// bfs.irgl:8: kernel expand\n"
+            "void expand(const Graph& g, Worklist& in, Worklist& out, uint32_t limit) {\n"
+            "  // bfs.irgl:9: for (Node n : in)\n"
+            "  for (Node n : in) {\n"
+            "    const uint32_t d = level[n];\n"
+            "    if (d < limit) {\n"
+            "      // bfs.irgl:12: for (Edge e : g.out_edges(n))  [schedule: thread]\n"
+            "      for (Edge e : g.out_edges(n)) {\n"
+            "        if (g.dst(e) == n) continue;\n"
+            "        if (atomic_min(level[g.dst(e)], d + 1) > d + 1)\n"
+            "          out.push(g.dst(e));\n"
+            "      }\n"
+            "      visits += 1;\n"
+            "    }\n"
+            "  }\n"
+            "}\n");
+}
+
+TEST(irglcCpuBackend, PrintsDeclarationsDriverAndMain) {
+  const std::string source = generate_cpu(bfs_module(), {}).source;
+  EXPECT_EQ(source.rfind("// Generated by irglc ", 0), 0u);
+  EXPECT_NE(source.find("#include <irgl/lang/cpu_target.h>\n"), std::string::npos);
+  EXPECT_NE(source.find("NodeData<uint32_t> level(\"level\");  // bfs.irgl:4\n"
+                        "Sum<uint64_t> visits(\"visits\");  // bfs.irgl:5\n"
+                        "Min<uint32_t> lowest(\"lowest\");  // bfs.irgl:6\n"),
+            std::string::npos);
+  EXPECT_EQ(lines_between(source, "void bfs(", "\n}"),
+            "void bfs(const Graph& g, Node source) {\n"
+            "  // Every run starts from zeroed vertex data and reductions.\n"
+            "  level.reset(g.num_nodes());\n"
+            "  visits = static_cast<uint64_t>(0);\n"
+            "  lowest = static_cast<uint32_t>(0);\n"
+            "  Pipe pipe(g);\n"
+            "  // bfs.irgl:22: rounds until the pipe 'pipe' is empty\n"
+            "  while (!pipe.empty()) {\n"
+            "    expand(g, pipe.in(), pipe.out(), 10);  // bfs.irgl:23\n"
+            "    pipe.swap();\n"
+            "  }\n"
+            "  output(level);\n"
+            "}\n");
+  EXPECT_NE(source.find("program.parameters.push_back({\"source\", "
+                        "irgl::lang::ProgramParameter::Type::u32, &source, false, true, \"0\"});"),
+            std::string::npos);
+  EXPECT_NE(source.find("irgl::lang::CpuTarget target(driver);"), std::string::npos);
+  EXPECT_EQ(source.find("flush"), std::string::npos);
+  EXPECT_EQ(source.find("__global__"), std::string::npos);
+}
+
+TEST(irglcCudaBackend, KernelTakesViewsAndFlushesEveryReduction) {
+  BackendOptions options;
+  options.block_threads = 128;
+  const std::string source = generate_cuda(bfs_module(), options).source;
+  EXPECT_EQ(lines_between(source, "// bfs.irgl:8: kernel expand", "IRGL_CUDA_CHECK_LAUNCH"),
+            "// bfs.irgl:8: kernel expand  [schedule: thread]\n"
+            "__global__ void __launch_bounds__(128) expand_kernel(Graph g, Worklist in, Worklist "
+            "out, uint32_t limit, NodeArray<uint32_t> level, ReductionSlot<uint64_t, SumOp> "
+            "visits, ReductionSlot<uint32_t, MinOp> lowest) {\n"
+            "  // bfs.irgl:9: for (Node n : in)  [a vertex per thread, grid-stride]\n"
+            "  for (Node n : grid_stride_items(in)) {\n"
+            "    const uint32_t d = level[n];\n"
+            "    if (d < limit) {\n"
+            "      // bfs.irgl:12: for (Edge e : g.out_edges(n))  [schedule: thread]\n"
+            "      for (Edge e : g.out_edges(n)) {\n"
+            "        if (g.dst(e) == n) continue;\n"
+            "        if (atomic_min(level[g.dst(e)], d + 1) > d + 1)\n"
+            "          out.push(g.dst(e));\n"
+            "      }\n"
+            "      visits += 1;\n"
+            "    }\n"
+            "  }\n"
+            "  // Combine each reduction over the block, then one atomic per block.\n"
+            "  visits.flush<128>();\n"
+            "  lowest.flush<128>();\n"
+            "}\n"
+            "\n"
+            "// bfs.irgl:8: launches expand_kernel on a grid that fills the GPU.\n"
+            "void expand(const Graph& g, Worklist in, Worklist out, uint32_t limit) {\n"
+            "  static const LaunchShape shape = occupancy_shape(expand_kernel, 128);\n"
+            "  expand_kernel<<<shape.blocks, shape.threads>>>(g, in, out, limit, level.view(), "
+            "visits.view(), lowest.view());\n"
+            "  IRGL_CUDA_CHECK_LAUNCH();\n");
+  EXPECT_NE(source.find("program.schedules = \"expand: thread\";"), std::string::npos);
+  EXPECT_NE(source.find("irgl::lang::CudaTarget target(driver, {sizeof(uint32_t), true});"),
+            std::string::npos);
+}
+
+TEST(irglcCudaBackend, KernelsWithoutReductionsDoNotFlush) {
+  Module module = bfs_module();
+  module.kernels[0].reductions_used.clear();
+  const std::string source = generate_cuda(module, {}).source;
+  EXPECT_EQ(source.find("flush"), std::string::npos);
+  EXPECT_EQ(source.find("Combine each reduction"), std::string::npos);
+}
+
+TEST(irglcCudaBackend, LibraryModeWritesAHeaderAndNoMain) {
+  BackendOptions options;
+  options.emit = EmitKind::library;
+  options.header_name = "levels.h";
+  const GeneratedCode code = generate_cuda(bfs_module(), options);
+  EXPECT_NE(code.header.find("#pragma once"), std::string::npos);
+  EXPECT_NE(code.header.find("struct Result {\n  std::vector<uint32_t> level;\n};"),
+            std::string::npos);
+  EXPECT_NE(code.header.find("Result run(const irgl::gpu::DeviceGraph& graph, Node source = 0);"),
+            std::string::npos);
+  EXPECT_NE(code.source.find("#include \"levels.h\"\n"), std::string::npos);
+  EXPECT_EQ(code.source.find("cuda_target.cuh"), std::string::npos);
+  EXPECT_EQ(code.source.find("int main("), std::string::npos);
+  EXPECT_EQ(lines_between(code.source, "Result run(", "\n}"),
+            "Result run(const irgl::gpu::DeviceGraph& graph, Node source) {\n"
+            "  bfs(view_of(graph), source);\n"
+            "  Result result;\n"
+            "  result.level = level.download();\n"
+            "  return result;\n"
+            "}\n");
+}
+
+TEST(irglcBackends, HostIfElseKeepsItsStructure) {
+  Module module = bfs_module();
+  HostStmt launch;
+  launch.kind = HostStmt::Kind::launch;
+  launch.loc = {"/src/bfs.irgl", 30, 5};
+  launch.kernel = "expand";
+  launch.args = {"g", "pipe.in()", "pipe.out()", "1"};
+  HostStmt branch;
+  branch.kind = HostStmt::Kind::if_else;
+  branch.condition = "source == 0";
+  branch.body = {launch};
+  branch.else_body = {launch};
+  module.driver.body = {branch};
+  for (const GeneratedCode& code : {generate_cpu(module, {}), generate_cuda(module, {})})
+    EXPECT_EQ(lines_between(code.source, "if (source == 0)", "\n  }\n"),
+              "  if (source == 0) {\n"
+              "    expand(g, pipe.in(), pipe.out(), 1);  // bfs.irgl:30\n"
+              "  } else {\n"
+              "    expand(g, pipe.in(), pipe.out(), 1);  // bfs.irgl:30\n"
+              "  }\n");
+}
+
+}  // namespace
+}  // namespace irglc

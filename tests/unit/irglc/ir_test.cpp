@@ -1,0 +1,220 @@
+// The IR's helpers: schedule names, rendering of code fragments (holes and
+// re-indentation), option names of program parameters, lookups, the dump.
+#include <gtest/gtest.h>
+
+#include "irglc/IR/IR.h"
+
+namespace irglc {
+namespace {
+
+const char* const kScheduleList = "thread, warp, block, group:N, twc, lb, merge-path, alb";
+
+Schedule parsed(const std::string& text) {
+  Schedule schedule;
+  const std::string problem = parse_schedule_name(text, schedule);
+  EXPECT_EQ(problem, "") << text;
+  return schedule;
+}
+
+std::string problem_with(const std::string& text) {
+  Schedule schedule;
+  return parse_schedule_name(text, schedule);
+}
+
+TEST(irglcSchedule, ParsesEveryNameAndPrintsItBack) {
+  const struct {
+    const char* text;
+    ScheduleKind kind;
+  } names[] = {{"thread", ScheduleKind::thread}, {"warp", ScheduleKind::warp},
+               {"block", ScheduleKind::block},   {"twc", ScheduleKind::twc},
+               {"lb", ScheduleKind::lb},         {"merge-path", ScheduleKind::merge_path},
+               {"alb", ScheduleKind::alb}};
+  for (const auto& name : names) {
+    const Schedule schedule = parsed(name.text);
+    EXPECT_EQ(schedule.kind, name.kind) << name.text;
+    EXPECT_EQ(schedule.name(), name.text);
+  }
+}
+
+TEST(irglcSchedule, GroupSizesArePowersOfTwoFrom2To1024) {
+  for (unsigned size : {2u, 4u, 32u, 64u, 1024u}) {
+    const Schedule schedule = parsed("group:" + std::to_string(size));
+    EXPECT_EQ(schedule.kind, ScheduleKind::group);
+    EXPECT_EQ(schedule.group_size, size);
+    EXPECT_EQ(schedule.name(), "group:" + std::to_string(size));
+  }
+  for (const char* size : {"0", "1", "3", "48", "2048", "65536", "", "x", "-2", "64x", "1e2",
+                           "000064"})
+    EXPECT_EQ(problem_with(std::string("group:") + size),
+              std::string("group size '") + size + "' must be a power of two from 2 to 1024");
+}
+
+TEST(irglcSchedule, ReportsUnknownNamesAndMisplacedArguments) {
+  EXPECT_EQ(problem_with("fastest"),
+            std::string("unknown schedule 'fastest' (expected one of: ") + kScheduleList + ")");
+  EXPECT_EQ(problem_with(""), std::string("unknown schedule '' (expected one of: ") +
+                                  kScheduleList + ")");
+  EXPECT_EQ(problem_with("Thread"), std::string("unknown schedule 'Thread' (expected one of: ") +
+                                        kScheduleList + ")");
+  EXPECT_EQ(problem_with("merge_path:4"),
+            std::string("unknown schedule 'merge_path:4' (expected one of: ") + kScheduleList +
+                ")");
+  EXPECT_EQ(problem_with("warp:4"), "schedule 'warp' takes no ':' argument");
+  EXPECT_EQ(problem_with("alb:"), "schedule 'alb' takes no ':' argument");
+  EXPECT_EQ(problem_with("group"), "schedule 'group' needs a group size, e.g. group:64");
+}
+
+TEST(irglcSchedule, ParsingResetsThePreviousSchedule) {
+  Schedule schedule;
+  schedule.kind = ScheduleKind::alb;
+  schedule.alb_threshold = 7;
+  schedule.alb_distribution = AlbDistribution::blocked;
+  ASSERT_EQ(parse_schedule_name("alb", schedule), "");
+  EXPECT_FALSE(schedule.alb_threshold.has_value());
+  EXPECT_EQ(schedule.alb_distribution, AlbDistribution::cyclic);
+}
+
+TEST(irglcSchedule, NamesListsEveryScheduleForMessages) {
+  EXPECT_EQ(schedule_names(), kScheduleList);
+}
+
+TEST(irglcSchedule, OnlyThreadIsImplemented) {
+  EXPECT_TRUE(schedule_implemented(ScheduleKind::thread));
+  for (ScheduleKind kind : {ScheduleKind::warp, ScheduleKind::block, ScheduleKind::group,
+                            ScheduleKind::twc, ScheduleKind::lb, ScheduleKind::merge_path,
+                            ScheduleKind::alb})
+    EXPECT_FALSE(schedule_implemented(kind));
+}
+
+TEST(irglcSchedule, DefaultIsThread) { EXPECT_EQ(Schedule{}.name(), "thread"); }
+
+CodeFragment fragment(std::vector<CodeSegment> segments, unsigned indent_column) {
+  CodeFragment code;
+  code.segments = std::move(segments);
+  code.indent_column = indent_column;
+  return code;
+}
+
+CodeSegment text(const std::string& code) { return {CodeSegment::Kind::text, code}; }
+
+TEST(irglcRender, ReindentsContinuationLinesRelativeToTheFirst) {
+  // Copied from column 5: continuation lines lose 4 columns, keeping their
+  // indentation relative to the first line.
+  const CodeFragment code = fragment({text("if (x) {\n      y = 1;\n    }")}, 5);
+  EXPECT_EQ(render(code, "  ", "NV", "NE"), "  if (x) {\n    y = 1;\n  }\n");
+  EXPECT_EQ(render(code, "", "NV", "NE"), "if (x) {\n  y = 1;\n}\n");
+}
+
+TEST(irglcRender, StripsOnlyTheSpacesALineHas) {
+  // A continuation line indented less than the first line's column keeps
+  // its text; blank lines stay empty, trailing blanks go.
+  const CodeFragment code = fragment({text("f(a,\n  b);   \n\n        c();")}, 9);
+  EXPECT_EQ(render(code, "    ", "", ""), "    f(a,\n    b);\n\n    c();\n");
+}
+
+TEST(irglcRender, FillsHoles) {
+  const CodeFragment code =
+      fragment({text("if (done) "), {CodeSegment::Kind::next_vertex, ""}, text(";\nif (skip) "),
+                {CodeSegment::Kind::next_edge, ""}, text(";")},
+               1);
+  EXPECT_EQ(render(code, "", "continue", "return"), "if (done) continue;\nif (skip) return;\n");
+  EXPECT_EQ(render(code, "  ", "<next-vertex>", "<next-edge>"),
+            "  if (done) <next-vertex>;\n  if (skip) <next-edge>;\n");
+}
+
+TEST(irglcRender, TextEndingInANewlineGivesOneLineBreak) {
+  EXPECT_EQ(render(CodeFragment::text("x = 1;\n"), "  ", "", ""), "  x = 1;\n");
+  EXPECT_EQ(render(CodeFragment::text("x = 1;\n\n\n"), "", "", ""), "x = 1;\n");
+}
+
+TEST(irglcRender, TextFragmentsKeepTheirLocation) {
+  SourceLoc loc{"bfs.irgl", 12, 7};
+  const CodeFragment code = CodeFragment::text("a;", loc);
+  EXPECT_EQ(code.loc.file, "bfs.irgl");
+  EXPECT_EQ(code.loc.line, 12u);
+  EXPECT_EQ(code.indent_column, 7u);
+  EXPECT_EQ(code.loc.str(), "bfs.irgl:12");
+  EXPECT_TRUE(code.loc.valid());
+  EXPECT_FALSE(SourceLoc{}.valid());
+}
+
+TEST(irglcProgramParam, OptionNamesUseDashes) {
+  ProgramParam param;
+  param.var.name = "max_iterations";
+  EXPECT_EQ(param.option_name(), "--max-iterations");
+  param.var.name = "source";
+  EXPECT_EQ(param.option_name(), "--source");
+  param.var.name = "a_b_c";
+  EXPECT_EQ(param.option_name(), "--a-b-c");
+}
+
+TEST(irglcModule, FindsDeclarationsByName) {
+  Module module;
+  module.fields.push_back({"level", "uint32_t", {}});
+  module.reductions.push_back({"total", "float", ReductionOp::sum, {}});
+  Kernel kernel;
+  kernel.name = "relax";
+  module.kernels.push_back(kernel);
+  ASSERT_NE(module.find_field("level"), nullptr);
+  EXPECT_EQ(module.find_field("level")->element_type, "uint32_t");
+  EXPECT_EQ(module.find_field("total"), nullptr);
+  ASSERT_NE(module.find_reduction("total"), nullptr);
+  EXPECT_EQ(module.find_reduction("level"), nullptr);
+  ASSERT_NE(module.find_kernel("relax"), nullptr);
+  EXPECT_EQ(module.find_kernel("expand"), nullptr);
+}
+
+TEST(irglcModule, OperatorNames) {
+  EXPECT_STREQ(to_string(AccumulatorOp::sum), "sum");
+  EXPECT_STREQ(to_string(AccumulatorOp::min), "min");
+  EXPECT_STREQ(to_string(AccumulatorOp::max), "max");
+  EXPECT_STREQ(to_string(AccumulatorOp::bit_or), "or");
+  EXPECT_STREQ(to_string(AccumulatorOp::bit_and), "and");
+  EXPECT_STREQ(to_string(ReductionOp::sum), "sum");
+  EXPECT_STREQ(to_string(ReductionOp::min), "min");
+  EXPECT_STREQ(to_string(ReductionOp::max), "max");
+}
+
+TEST(irglcDump, ShowsTheEdgeLoopWithItsScheduleClosureAndAccumulators) {
+  Module module;
+  module.source_file = "pr.irgl";
+  module.program_name = "pr";
+  module.graph_needs.in_edges = true;
+  Kernel kernel;
+  kernel.name = "gather";
+  kernel.loc = {"pr.irgl", 27, 13};
+  kernel.params.push_back({ParamKind::graph, {"g", "Graph"}});
+  kernel.loop.vertex_var = "n";
+  kernel.loop.graph = "g";
+  kernel.loop.loc = {"pr.irgl", 28, 3};
+  EdgeLoop edge;
+  edge.edge_var = "e";
+  edge.vertex = "n";
+  edge.direction = EdgeDirection::in;
+  edge.loc = {"pr.irgl", 30, 5};
+  edge.closure.push_back({"d", "uint32_t"});
+  edge.accumulators.push_back({{"sum", "float"}, AccumulatorOp::sum, {}});
+  edge.annotation = Schedule{};
+  edge.body.push_back(fragment({text("sum += 1;")}, 7));
+  kernel.loop.edge_loop = edge;
+  module.kernels.push_back(kernel);
+  module.driver.name = "pr";
+  module.driver.graph_param = "g";
+  module.driver.loc = {"pr.irgl", 38, 14};
+  EXPECT_EQ(dump(module),
+            "module pr.irgl program pr\n"
+            "graph-needs in-edges=yes weights=none\n"
+            "kernel gather  ; pr.irgl:27\n"
+            "  param graph g : Graph\n"
+            "  fields [] reductions [] pushes []\n"
+            "  vertex-loop n over nodes(g)  ; pr.irgl:28\n"
+            "    edge-loop e over in-edges(n) schedule thread (annotated thread)  ; pr.irgl:30\n"
+            "      closure d : uint32_t\n"
+            "      accumulate sum : float by sum\n"
+            "      body\n"
+            "        sum += 1;\n"
+            "driver pr(graph g)  ; pr.irgl:38\n");
+}
+
+}  // namespace
+}  // namespace irglc

@@ -1,0 +1,359 @@
+// The index arithmetic of the schedules (irgl/gpu/schedule/index.h), checked
+// against brute force: grid-stride and group assignment, TWC bins, ALB's
+// threshold and huge test, cyclic and blocked atom distributions, the owning
+// tile search, and merge-path search and shares, with 64-bit totals.
+#include "irgl/gpu/schedule/index.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+#include <vector>
+
+namespace irgl::gpu::schedule {
+namespace {
+
+constexpr uint64_t k2to32 = uint64_t{1} << 32;
+
+TEST(CeilDiv, RoundsUpWithoutOverflow) {
+  EXPECT_EQ(ceil_div(0, 5), 0u);
+  EXPECT_EQ(ceil_div(1, 5), 1u);
+  EXPECT_EQ(ceil_div(5, 5), 1u);
+  EXPECT_EQ(ceil_div(6, 5), 2u);
+  EXPECT_EQ(ceil_div(7, 1), 7u);
+  // (a + b - 1) / b would wrap around here.
+  EXPECT_EQ(ceil_div(~uint64_t{0}, 2), uint64_t{1} << 63);
+  EXPECT_EQ(ceil_div(~uint64_t{0}, ~uint64_t{0}), 1u);
+  EXPECT_EQ(ceil_div(3 * k2to32 + 1, k2to32), 4u);
+}
+
+TEST(GridStride, WorkersCoverEveryIndexOnce) {
+  for (uint64_t workers : {1u, 7u, 64u}) {
+    for (uint64_t count : {0u, 1u, 63u, 64u, 65u, 1000u}) {
+      std::vector<int> taken(count, 0);
+      for (uint64_t w = 0; w < workers; ++w)
+        for (uint64_t i = first_index(w); i < count; i = next_index(i, workers)) {
+          EXPECT_EQ(i % workers, w);
+          ++taken[i];
+        }
+      EXPECT_TRUE(std::all_of(taken.begin(), taken.end(), [](int n) { return n == 1; }))
+          << workers << " workers, " << count << " indices";
+    }
+  }
+}
+
+TEST(GroupOf, ConsecutiveThreadsFormGroupsNumberedAcrossTheGrid) {
+  for (uint32_t block_threads : {64u, 128u, 256u, 512u, 1024u}) {
+    for (uint32_t group_size : {2u, 4u, 8u, 32u, 64u, 256u, 1024u}) {
+      if (group_size > block_threads) continue;
+      const uint64_t blocks = 3;
+      EXPECT_EQ(group_count(blocks, block_threads, group_size), blocks * block_threads / group_size);
+      std::vector<uint32_t> members(group_count(blocks, block_threads, group_size), 0);
+      for (uint64_t block = 0; block < blocks; ++block)
+        for (uint32_t thread = 0; thread < block_threads; ++thread) {
+          const uint64_t group = group_of(block, thread, block_threads, group_size);
+          ASSERT_EQ(group, (block * block_threads + thread) / group_size);
+          ++members[group];
+        }
+      for (uint32_t count : members) EXPECT_EQ(count, group_size);
+    }
+  }
+}
+
+TEST(TwcBin, BoundariesAt32AndTheBlockSize) {
+  for (uint32_t block_threads : {64u, 256u, 1024u}) {
+    EXPECT_EQ(twc_bin(0, block_threads), TwcBin::fine);
+    EXPECT_EQ(twc_bin(31, block_threads), TwcBin::fine);
+    EXPECT_EQ(twc_bin(32, block_threads), TwcBin::warp);
+    EXPECT_EQ(twc_bin(block_threads - 1, block_threads), TwcBin::warp);
+    EXPECT_EQ(twc_bin(block_threads, block_threads), TwcBin::block);
+    EXPECT_EQ(twc_bin(4 * k2to32, block_threads), TwcBin::block);
+  }
+  // Blocks of one warp have no warp bin.
+  EXPECT_EQ(twc_bin(31, 32), TwcBin::fine);
+  EXPECT_EQ(twc_bin(32, 32), TwcBin::block);
+}
+
+TEST(Alb, HugeMeansAboveTheThreshold) {
+  EXPECT_FALSE(alb_is_huge(0, 0));
+  EXPECT_TRUE(alb_is_huge(1, 0));  // threshold 0: every vertex with an edge
+  EXPECT_FALSE(alb_is_huge(1, 1));
+  EXPECT_TRUE(alb_is_huge(2, 1));
+  EXPECT_FALSE(alb_is_huge(163840, 163840));
+  EXPECT_TRUE(alb_is_huge(163841, 163840));
+  EXPECT_FALSE(alb_is_huge(~uint64_t{0} - 1, kAlbDefaultThreshold));
+}
+
+TEST(Alb, ThresholdDefaultsToThreadsLaunchedAndKeepsZero) {
+  EXPECT_EQ(alb_threshold(kAlbDefaultThreshold, 132 * 2048), 132u * 2048);
+  EXPECT_EQ(alb_threshold(0, 132 * 2048), 0u);  // not "the default"
+  EXPECT_EQ(alb_threshold(1, 132 * 2048), 1u);
+  EXPECT_EQ(alb_threshold(5 * k2to32, 1024), 5 * k2to32);
+}
+
+TEST(Alb, InspectsOnlyWhenSomeVertexCanBeHuge) {
+  EXPECT_FALSE(alb_inspects(0, 0));  // all tiles empty: nothing to set aside
+  EXPECT_TRUE(alb_inspects(1, 0));
+  EXPECT_FALSE(alb_inspects(1024, 1024));
+  EXPECT_TRUE(alb_inspects(1025, 1024));
+  EXPECT_FALSE(alb_inspects(1000000, 1000000));
+}
+
+// Atoms per thread under a distribution, by walking each thread's atoms.
+template <class ForEachAtom>
+std::vector<uint64_t> walk(uint64_t threads, uint64_t total, ForEachAtom for_each_atom) {
+  std::vector<uint64_t> owner(total, ~uint64_t{0});
+  for (uint64_t t = 0; t < threads; ++t)
+    for_each_atom(t, [&](uint64_t atom) {
+      EXPECT_LT(atom, total) << "thread " << t;
+      if (atom >= total) return;
+      EXPECT_EQ(owner[atom], ~uint64_t{0}) << "atom " << atom << " taken twice";
+      owner[atom] = t;
+    });
+  return owner;
+}
+
+void expect_balanced(const std::vector<uint64_t>& owner, uint64_t threads) {
+  std::vector<uint64_t> load(threads, 0);
+  for (uint64_t t : owner) {
+    ASSERT_LT(t, threads) << "an atom nobody took";
+    ++load[t];
+  }
+  const auto [low, high] = std::minmax_element(load.begin(), load.end());
+  EXPECT_LE(*high - *low, 1u) << owner.size() << " atoms over " << threads << " threads";
+}
+
+TEST(CyclicAtoms, RoundRobinCoversEveryAtomOnce) {
+  for (uint64_t threads : {1u, 3u, 32u, 256u}) {
+    for (uint64_t total : {0u, 1u, 2u, 31u, 32u, 33u, 255u, 256u, 257u, 1009u}) {
+      const auto owner = walk(threads, total, [&](uint64_t t, auto take) {
+        const CyclicAtoms atoms = cyclic_atoms(t, threads, total);
+        for (uint64_t a = atoms.begin(); atoms.valid(a); a = atoms.next(a)) take(a);
+      });
+      for (uint64_t a = 0; a < total; ++a) EXPECT_EQ(owner[a], a % threads);
+      expect_balanced(owner, threads);
+    }
+  }
+}
+
+TEST(BlockedAtoms, ContiguousRunsDifferingByAtMostOne) {
+  for (uint64_t threads : {1u, 3u, 4u, 32u, 256u}) {
+    for (uint64_t total : {0u, 1u, 2u, 10u, 31u, 32u, 33u, 255u, 256u, 257u, 1009u}) {
+      const auto owner = walk(threads, total, [&](uint64_t t, auto take) {
+        const IndexRange atoms = blocked_atoms(t, threads, total);
+        for (uint64_t a = atoms.begin; a < atoms.end; ++a) take(a);
+      });
+      EXPECT_TRUE(std::is_sorted(owner.begin(), owner.end())) << "runs in thread order";
+      expect_balanced(owner, threads);
+    }
+  }
+}
+
+TEST(BlockedAtoms, FewerAtomsThanThreads) {
+  const uint64_t threads = 256, total = 100;
+  for (uint64_t t = 0; t < threads; ++t) {
+    const IndexRange atoms = blocked_atoms(t, threads, total);
+    if (t < total) {
+      EXPECT_EQ(atoms.begin, t);
+      EXPECT_EQ(atoms.size(), 1u);
+    } else {
+      EXPECT_EQ(atoms.size(), 0u) << t;
+    }
+  }
+  EXPECT_EQ(blocked_atoms(0, threads, 0).size(), 0u);
+}
+
+// Totals above 2^32 over a GPU-sized grid: only the index math, each
+// thread's range, not every atom.
+TEST(BlockedAtoms, SixtyFourBitTotals) {
+  const uint64_t threads = 132 * 2048;
+  for (uint64_t total : {k2to32 + 1, 3 * k2to32 + 7, uint64_t{536870912} * 9, ~uint64_t{0} / 3}) {
+    uint64_t expected_begin = 0;
+    const uint64_t quotient = total / threads;
+    for (uint64_t t = 0; t < threads; ++t) {
+      const IndexRange atoms = blocked_atoms(t, threads, total);
+      ASSERT_EQ(atoms.begin, expected_begin) << "thread " << t;
+      ASSERT_TRUE(atoms.size() == quotient || atoms.size() == quotient + 1) << "thread " << t;
+      expected_begin = atoms.end;
+    }
+    EXPECT_EQ(expected_begin, total);
+  }
+}
+
+TEST(CyclicAtoms, SixtyFourBitTotals) {
+  const uint64_t threads = 132 * 2048, total = 3 * k2to32 + 5;
+  for (uint64_t t : {uint64_t{0}, uint64_t{4}, uint64_t{5}, threads - 1}) {
+    const CyclicAtoms atoms = cyclic_atoms(t, threads, total);
+    uint64_t count = 0, last = 0;
+    for (uint64_t a = atoms.begin(); atoms.valid(a); a = atoms.next(a)) ++count, last = a;
+    EXPECT_EQ(count, total / threads + (t < total % threads)) << t;
+    EXPECT_LT(last, total);
+    EXPECT_GE(last + threads, total);
+  }
+}
+
+// Brute force: the largest item whose offset is at most the atom.
+uint64_t owning_tile_brute(const std::vector<uint64_t>& offsets, uint64_t atom) {
+  uint64_t owner = 0;
+  for (uint64_t i = 0; i < offsets.size(); ++i)
+    if (offsets[i] <= atom) owner = i;
+  return owner;
+}
+
+std::vector<uint64_t> exclusive_offsets(const std::vector<uint64_t>& degrees) {
+  std::vector<uint64_t> offsets(degrees.size());
+  std::exclusive_scan(degrees.begin(), degrees.end(), offsets.begin(), uint64_t{0});
+  return offsets;
+}
+
+TEST(OwningTile, SkipsZeroDegreeRuns) {
+  // Items 0, 1, 4, 6 and 7 are empty: ties in the offsets.
+  const std::vector<uint64_t> degrees = {0, 0, 3, 2, 0, 4, 0, 0, 1};
+  const auto offsets = exclusive_offsets(degrees);  // 0 0 0 3 5 5 9 9 9
+  const uint64_t total = 10;
+  const uint64_t expected[total] = {2, 2, 2, 3, 3, 5, 5, 5, 5, 8};
+  for (uint64_t atom = 0; atom < total; ++atom) {
+    const uint64_t owner = owning_tile(offsets.data(), offsets.size(), atom);
+    EXPECT_EQ(owner, expected[atom]) << "atom " << atom;
+    EXPECT_GT(degrees[owner], 0u);
+  }
+}
+
+TEST(OwningTile, MatchesBruteForceOnRandomDegrees) {
+  std::mt19937_64 random(11);
+  for (int round = 0; round < 200; ++round) {
+    std::vector<uint64_t> degrees(1 + random() % 70);
+    for (uint64_t& degree : degrees) degree = random() % 3 == 0 ? 0 : random() % 9;
+    degrees[random() % degrees.size()] += 1;  // at least one atom
+    const auto offsets = exclusive_offsets(degrees);
+    const uint64_t total = offsets.back() + degrees.back();
+    for (uint64_t atom = 0; atom < total; ++atom) {
+      const uint64_t owner = owning_tile(offsets.data(), offsets.size(), atom);
+      ASSERT_EQ(owner, owning_tile_brute(offsets, atom)) << "round " << round << " atom " << atom;
+      ASSERT_LT(atom - offsets[owner], degrees[owner]);
+    }
+  }
+}
+
+TEST(OwningTile, SingleTileAndSixtyFourBitOffsets) {
+  const uint64_t one[] = {0};
+  EXPECT_EQ(owning_tile(one, 1, 0), 0u);
+  EXPECT_EQ(owning_tile(one, 1, 5 * k2to32), 0u);
+  const std::vector<uint64_t> degrees = {k2to32 + 3, 0, 0, 2 * k2to32, 1};
+  const auto offsets = exclusive_offsets(degrees);
+  for (uint64_t atom : {uint64_t{0}, k2to32 + 2, k2to32 + 3, 3 * k2to32 + 2, 3 * k2to32 + 3})
+    EXPECT_EQ(owning_tile(offsets.data(), offsets.size(), atom), owning_tile_brute(offsets, atom))
+        << atom;
+}
+
+// The merge path's coordinate at diagonal d from its definition: the end of
+// tile i is unit ends[i] + i of the merge (after its atoms and the earlier
+// ends), so the tiles finished before unit d are those with ends[i] + i < d.
+MergeCoordinate merge_brute(const std::vector<uint64_t>& ends, uint64_t diagonal) {
+  uint64_t tiles = 0;
+  for (uint64_t i = 0; i < ends.size(); ++i) tiles += ends[i] + i < diagonal;
+  return {tiles, diagonal - tiles};
+}
+
+std::vector<uint64_t> inclusive_ends(const std::vector<uint64_t>& degrees) {
+  std::vector<uint64_t> ends(degrees.size());
+  std::inclusive_scan(degrees.begin(), degrees.end(), ends.begin(), std::plus<>(), uint64_t{0});
+  return ends;
+}
+
+void expect_search_matches_brute(const std::vector<uint64_t>& degrees) {
+  const auto ends = inclusive_ends(degrees);
+  const uint64_t tiles = ends.size(), atoms = tiles ? ends.back() : 0;
+  // The walk every merge-path thread does, from the start of the path.
+  MergeCoordinate walked;
+  for (uint64_t d = 0; d <= tiles + atoms; ++d) {
+    const MergeCoordinate found = merge_path_search(d, ends.data(), tiles, atoms);
+    const MergeCoordinate brute = merge_brute(ends, d);
+    ASSERT_EQ(found.tile, brute.tile) << "diagonal " << d;
+    ASSERT_EQ(found.atom, brute.atom) << "diagonal " << d;
+    ASSERT_EQ(walked.tile, brute.tile) << "walk at diagonal " << d;
+    ASSERT_EQ(walked.atom, brute.atom) << "walk at diagonal " << d;
+    if (walked.tile < tiles && walked.atom < ends[walked.tile]) ++walked.atom;
+    else ++walked.tile;
+  }
+}
+
+TEST(MergePathSearch, EndsOfThePath) {
+  const std::vector<uint64_t> degrees = {3, 0, 2, 5};
+  const auto ends = inclusive_ends(degrees);
+  const MergeCoordinate start = merge_path_search(0, ends.data(), 4, 10);
+  EXPECT_EQ(start.tile, 0u);
+  EXPECT_EQ(start.atom, 0u);
+  const MergeCoordinate end = merge_path_search(14, ends.data(), 4, 10);
+  EXPECT_EQ(end.tile, 4u);
+  EXPECT_EQ(end.atom, 10u);
+}
+
+TEST(MergePathSearch, EveryDiagonalMatchesBruteForce) {
+  expect_search_matches_brute({});
+  expect_search_matches_brute({0});
+  expect_search_matches_brute({0, 0, 0});
+  expect_search_matches_brute({7});
+  expect_search_matches_brute({3, 0, 2, 5});
+  expect_search_matches_brute({0, 0, 4, 0, 0, 1, 0});
+  std::mt19937_64 random(5);
+  for (int round = 0; round < 100; ++round) {
+    std::vector<uint64_t> degrees(random() % 50);
+    for (uint64_t& degree : degrees) degree = random() % 4 == 0 ? 0 : random() % 12;
+    if (round % 10 == 0 && !degrees.empty()) degrees[0] = 300;  // one long row
+    expect_search_matches_brute(degrees);
+  }
+}
+
+TEST(MergePathSearch, SixtyFourBitTotals) {
+  const std::vector<uint64_t> degrees = {k2to32 + 1, 0, 2 * k2to32, 5, 0};
+  const auto ends = inclusive_ends(degrees);
+  const uint64_t tiles = ends.size(), atoms = ends.back();
+  for (uint64_t i = 0; i < tiles; ++i)
+    for (uint64_t d : {ends[i] + i, ends[i] + i + 1, ends[i] + i + 2}) {
+      if (d > tiles + atoms) continue;
+      const MergeCoordinate found = merge_path_search(d, ends.data(), tiles, atoms);
+      const MergeCoordinate brute = merge_brute(ends, d);
+      EXPECT_EQ(found.tile, brute.tile) << d;
+      EXPECT_EQ(found.atom, brute.atom) << d;
+    }
+}
+
+// Each thread's share of tiles + atoms: contiguous, covering, and within one
+// unit of every other thread's (an even split, as merge-path promises).
+TEST(MergePathShare, SharesDifferByAtMostOneUnit) {
+  const struct {
+    uint64_t tiles, atoms, threads;
+  } cases[] = {{4, 6, 4},     {1, 32, 32},   {3, 0, 8},         {0, 0, 16},
+               {100, 0, 64},  {7, 1000, 96}, {500, 1003, 1024}, {1, 1000000, 163840}};
+  for (const auto& c : cases) {
+    uint64_t next = 0, smallest = ~uint64_t{0}, largest = 0;
+    for (uint64_t t = 0; t < c.threads; ++t) {
+      const IndexRange share = merge_path_share(t, c.threads, c.tiles, c.atoms);
+      ASSERT_EQ(share.begin, next) << "thread " << t;
+      next = share.end;
+      smallest = std::min(smallest, share.size());
+      largest = std::max(largest, share.size());
+    }
+    EXPECT_EQ(next, c.tiles + c.atoms);
+    EXPECT_LE(largest - smallest, 1u)
+        << c.tiles << " tiles + " << c.atoms << " atoms over " << c.threads << " threads";
+  }
+}
+
+TEST(MergePathShare, SixtyFourBitTotals) {
+  const uint64_t threads = 108 * 2048, tiles = 33554432, atoms = 3 * k2to32 + 11;
+  uint64_t next = 0;
+  for (uint64_t t = 0; t < threads; ++t) {
+    const IndexRange share = merge_path_share(t, threads, tiles, atoms);
+    ASSERT_EQ(share.begin, next);
+    ASSERT_GE(share.size(), (tiles + atoms) / threads);
+    ASSERT_LE(share.size(), (tiles + atoms) / threads + 1);
+    next = share.end;
+  }
+  EXPECT_EQ(next, tiles + atoms);
+}
+
+}  // namespace
+}  // namespace irgl::gpu::schedule
