@@ -17,6 +17,15 @@ unsigned resident_grid(const void* kernel, unsigned threads) {
   return multiprocessors * static_cast<unsigned>(blocks_per_sm < 1 ? 1 : blocks_per_sm);
 }
 
+namespace {
+__global__ void store_count_kernel(unsigned long long* count, uint64_t value) { *count = value; }
+}  // namespace
+
+void store_count(unsigned long long* count, uint64_t value, cudaStream_t stream) {
+  store_count_kernel<<<1, 1, 0, stream>>>(count, value);
+  IRGL_CUDA_CHECK_LAUNCH();
+}
+
 std::vector<LoadRecord>& global_load_log() {
   static std::vector<LoadRecord> log;
   return log;

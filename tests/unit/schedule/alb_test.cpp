@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -22,18 +23,31 @@ std::set<VertexId> expected_huge(const Workload& work, uint64_t threshold) {
   return huge;
 }
 
-// Huge vertices' edges go through the huge path, the rest through TWC's bins.
+// Huge vertices' edges go through the huge path, the rest through TWC's
+// bins. A huge edge's atom is its index among the huge vertices' edges in
+// push order, and goes to the thread the distribution names.
 Expectations alb_expectations(const Workload& work, const Grid& grid, const AlbRun& run,
-                              ThreadLoads& huge_loads) {
+                              Distribution distribution, ThreadLoads& huge_loads) {
+  std::map<VertexId, uint64_t> first_atom;
+  uint64_t atoms = 0;
+  for (VertexId v : run.huge_vertices) {
+    first_atom[v] = atoms;
+    atoms += work.degree[v];
+  }
   Expectations expect;
-  expect.path = [&work, grid, run](VertexId v, uint64_t) {
-    if (run.inspected && work.degree[v] > run.threshold) return LoadPath::huge;
+  expect.path = [&work, grid, first_atom](VertexId v, uint64_t) {
+    if (first_atom.count(v)) return LoadPath::huge;
     return twc_path(work.degree[v], grid.block_threads);
   };
-  expect.thread_ok = [&work, &huge_loads, run](const EdgeRun& run_edge) {
-    if (run.inspected && work.degree[run_edge.vertex] > run.threshold)
-      huge_loads.count(run_edge.thread, run_edge.grid.threads());
-    return true;
+  expect.thread_ok = [&work, &huge_loads, first_atom, atoms, distribution](const EdgeRun& run) {
+    const auto huge = first_atom.find(run.vertex);
+    if (huge == first_atom.end()) return true;  // TWC's bins: see twc_test.cpp
+    const uint64_t threads = run.grid.threads();
+    huge_loads.count(run.thread, threads);
+    const uint64_t atom = huge->second + run.edge - work.edge_begin[run.vertex];
+    return run.thread == (distribution == Distribution::cyclic
+                              ? atom % threads
+                              : balanced_owner(atom, threads, atoms));
   };
   return expect;
 }
@@ -50,7 +64,8 @@ void expect_alb_run(const Workload& work, const Grid& grid, const AlbOptions& op
   if (run.inspected) EXPECT_EQ(huge, expected_huge(work, threshold));
   else EXPECT_TRUE(huge.empty());
   ThreadLoads huge_loads;
-  EXPECT_TRUE(contract_holds(ledger, alb_expectations(work, grid, run, huge_loads)));
+  EXPECT_TRUE(
+      contract_holds(ledger, alb_expectations(work, grid, run, options.distribution, huge_loads)));
   EXPECT_TRUE(barriers_uniform(ledger));
   EXPECT_LE(huge_loads.spread(), 1u) << "huge edges per thread differ by more than one";
 }

@@ -73,12 +73,16 @@ void Ledger::check_barrier_sites() {
       if (threads_[t].block_syncs == threads_[first].block_syncs &&
           threads_[t].site_hash == threads_[first].site_hash)
         continue;
-      if (barrier_problems_.size() < kDescribedProblems)
-        barrier_problems_.push_back(
-            "launch " + std::to_string(kernel_) + ", block " + std::to_string(block) +
-            ": thread " + std::to_string(t) + " passed " + std::to_string(threads_[t].block_syncs) +
-            " barriers, thread " + std::to_string(first) + " " +
-            std::to_string(threads_[first].block_syncs) + ", or at other call sites");
+      if (barrier_problems_.size() >= kDescribedProblems) return;
+      const std::string where = "launch " + std::to_string(kernel_) + ", block " +
+                                std::to_string(block) + ": threads " + std::to_string(first) +
+                                " and " + std::to_string(t);
+      if (threads_[t].block_syncs != threads_[first].block_syncs)
+        barrier_problems_.push_back(where + " passed " +
+                                    std::to_string(threads_[first].block_syncs) + " and " +
+                                    std::to_string(threads_[t].block_syncs) + " barriers");
+      else
+        barrier_problems_.push_back(where + " reached their barriers at different call sites");
       break;
     }
   }

@@ -99,7 +99,12 @@ void group_mapped_kernel(const Grid& grid, uint32_t group_size, Ledger& ledger) 
       for (uint64_t i = start; i < items; i += groups) {
         const VertexId v = work.frontier[i];
         const bool active = ledger.pre(leader, i, v);
-        ledger.group_sync(first, G);  // group.shfl(active, 0), group.shfl(closure, 0)
+        if (G > kWarp) {  // through a shared slot, between two group.sync()
+          ledger.group_sync(first, G);
+          ledger.group_sync(first, G);
+        } else {
+          ledger.group_sync(first, G);  // group.shfl(active, 0), group.shfl(closure, 0)
+        }
         if (!active) continue;
         const uint64_t begin = work.edge_begin[v], end = work.edge_end(v);
         std::vector<Accum> lanes(G);
@@ -108,8 +113,12 @@ void group_mapped_kernel(const Grid& grid, uint32_t group_size, Ledger& ledger) 
             ledger.edge(first + rank, v, e, LoadPath::group, lanes[rank]);
         Accum accum = lanes[0];
         if (ledger.traits().has_accum) {
-          accum = reduce(lanes);  // cg::reduce(group, ...)
+          // cg::reduce(group, ...), or for G > 32 the tree in shared memory
+          // (reduce_in_shared), which ends with a group.sync() too.
+          accum = reduce(lanes);
           ledger.group_sync(first, G);
+        } else {
+          ledger.group_sync(first, G);  // group.sync() before post()
         }
         ledger.post(leader, v, LoadPath::group, accum);
       }
@@ -233,6 +242,8 @@ class TwcBlock {
       if (ledger_.traits().has_accum) {
         accum = reduce(lanes);  // cg::reduce(warp, ...)
         ledger_.group_sync(thread(first), kWarp);
+      } else {
+        ledger_.group_sync(thread(first), kWarp);  // warp.sync() before post()
       }
       ledger_.post(thread(leader), v_[leader], LoadPath::warp, accum);
     }
@@ -351,11 +362,8 @@ void merge_path_kernel(const Grid& grid, ItemArrays& items, LoadPath path, Ledge
   const uint64_t* ends = items.offsets.data() + 1;
   for (uint64_t thread = 0; thread < grid.threads(); ++thread) {
     const IndexRange share = merge_path_share(thread, grid.threads(), count, total);
-    if (share.size() == 0) {
-      ledger.thread_arrives(thread, "merge_path:flush before return");
-      continue;  // return
-    }
-    MergeCoordinate at = merge_path_search(share.begin, ends, count, total);
+    MergeCoordinate at;
+    if (share.size() > 0) at = merge_path_search(share.begin, ends, count, total);
     PartialAccum partial;
     for (uint64_t step = share.begin; step < share.end; ++step) {
       if (at.tile < count && at.atom < ends[at.tile]) {

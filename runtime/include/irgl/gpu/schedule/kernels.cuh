@@ -70,6 +70,28 @@ __global__ void __launch_bounds__(BlockThreads)
   counters.template flush<BlockThreads>();
 }
 
+// Combines the group's accumulators through `scratch` (GroupSize slots of
+// shared memory) by a tree; the result is valid in the group's first thread.
+// For groups spanning several warps, whose shuffles cannot carry
+// accumulators larger than 8 bytes.
+template <class Body, class Group, class Accum = typename Body::Accum>
+__device__ Accum reduce_in_shared(const Group& group, const Accum& value, Accum* scratch) {
+  const unsigned rank = group.thread_rank();
+  scratch[rank] = value;
+  group.sync();
+  for (unsigned half = group.size() / 2; half > 0; half /= 2) {
+    if (rank < half) {
+      Accum combined = scratch[rank];
+      Body::combine(combined, scratch[rank + half]);
+      scratch[rank] = combined;
+    }
+    group.sync();
+  }
+  const Accum result = scratch[0];
+  group.sync();  // the scratch is reused for the group's next vertex
+  return result;
+}
+
 //===----------------------------------------------------------------------===//
 // Group-mapped: a vertex per group of GroupSize threads (cooperative groups;
 // warp-mapped is GroupSize 32, block-mapped GroupSize == BlockThreads).
@@ -84,26 +106,53 @@ __global__ void __launch_bounds__(BlockThreads)
   static_assert(GroupSize >= 2 && GroupSize <= BlockThreads && BlockThreads % GroupSize == 0 &&
                     (GroupSize & (GroupSize - 1)) == 0,
                 "GroupSize: a power of two from 2 to the block size");
+  using Closure = typename Body::Closure;
+  // Groups within a warp broadcast through shuffles; larger groups through
+  // a shared-memory slot per group.
+  constexpr bool kMultiWarp = GroupSize > 32;
+  __shared__ Closure group_closure[kMultiWarp ? BlockThreads / GroupSize : 1];
+  __shared__ bool group_active[kMultiWarp ? BlockThreads / GroupSize : 1];
+  __shared__ typename Body::Accum group_accum[kMultiWarp && Body::kHasAccum ? BlockThreads : 1];
   const auto group = cg::tiled_partition<GroupSize>(cg::this_thread_block());
+  const unsigned slot = kMultiWarp ? threadIdx.x / GroupSize : 0;
   const uint64_t items = frontier.size();
   const uint64_t groups = group_count(gridDim.x, BlockThreads, GroupSize);
   const bool leader = group.thread_rank() == 0;
   for (uint64_t i = group_of(blockIdx.x, threadIdx.x, BlockThreads, GroupSize); i < items;
        i += groups) {
     const VertexId v = frontier[i];
-    typename Body::Closure closure;
+    Closure closure;
     bool active = false;
     if (leader) active = body.pre(v, closure);
     if constexpr (!Body::kHasEdges) continue;
-    if (!group.shfl(active, 0)) continue;
-    closure = group.shfl(closure, 0);
+    if constexpr (kMultiWarp) {
+      if (leader) {
+        group_active[slot] = active;
+        group_closure[slot] = closure;
+      }
+      group.sync();
+      active = group_active[slot];
+      closure = group_closure[slot];
+      group.sync();  // the slot is rewritten for the group's next vertex
+      if (!active) continue;
+    } else {
+      if (!group.shfl(active, 0)) continue;
+      closure = group.shfl(closure, 0);
+    }
     const uint64_t begin = body.edges_begin(v), end = body.edges_end(v);
     typename Body::Accum accum = Body::identity();
     for (uint64_t e = begin + group.thread_rank(); e < end; e += GroupSize) {
       body.edge(v, e, closure, accum);
       counters.edges(1);
     }
-    if constexpr (Body::kHasAccum) accum = cg::reduce(group, accum, CombineAccum<Body>());
+    if constexpr (Body::kHasAccum) {
+      if constexpr (kMultiWarp)
+        accum = reduce_in_shared<Body>(group, accum, group_accum + slot * GroupSize);
+      else
+        accum = cg::reduce(group, accum, CombineAccum<Body>());
+    } else {
+      group.sync();  // post() comes after all of the vertex's edges
+    }
     if (leader) {
       counters.vertex(LoadPath::group);
       body.post(v, closure, accum);
@@ -248,6 +297,7 @@ __global__ void __launch_bounds__(BlockThreads)
         counters.edges(1);
       }
       if constexpr (Body::kHasAccum) accum = cg::reduce(warp, accum, CombineAccum<Body>());
+      else warp.sync();  // post() comes after all of the vertex's edges
       if (warp.thread_rank() == leader) {
         counters.vertex(LoadPath::warp);
         body.post(v, closure, accum);
@@ -381,14 +431,12 @@ __global__ void __launch_bounds__(BlockThreads)
   const uint64_t count = *items.count;
   const uint64_t total = items.offsets[count];
   const IndexRange share = merge_path_share(global_thread(), grid_threads(), count, total);
-  if (share.size() == 0) {
-    body.template flush<BlockThreads>();
-    counters.template flush<BlockThreads>();
-    return;
-  }
   const uint64_t* ends = items.offsets + 1;
-  MergeCoordinate at = merge_path_search(share.begin, ends, count, total);
+  MergeCoordinate at;
+  if (share.size() > 0) at = merge_path_search(share.begin, ends, count, total);
   PartialAccum<Body> partial;
+  // Threads with an empty share skip the walk but reach the same flushes
+  // (block-wide barriers) as the others.
   for (uint64_t step = share.begin; step < share.end; ++step) {
     if (at.tile < count && at.atom < ends[at.tile]) {
       partial.switch_to(at.tile, items);
@@ -416,10 +464,5 @@ __global__ void __launch_bounds__(BlockThreads) post_kernel(Body body, ItemArray
   body.template flush<BlockThreads>();
 }
 
-// degrees -> nothing else: writes `count` into the device counter the
-// edge-balanced kernels read (for frontiers whose size the host knows).
-__global__ inline void store_count_kernel(unsigned long long* count, uint64_t value) {
-  *count = value;
-}
 
 }  // namespace irgl::gpu::schedule

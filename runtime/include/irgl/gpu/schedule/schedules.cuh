@@ -38,11 +38,14 @@ namespace irgl::gpu::schedule {
 // Blocks of `threads` threads of `kernel` resident on the whole GPU.
 unsigned resident_grid(const void* kernel, unsigned threads);
 
+// Writes `value` into a device counter, ordered on `stream` (no sync).
+void store_count(unsigned long long* count, uint64_t value, cudaStream_t stream);
+
 struct RunOptions {
   cudaStream_t stream = 0;
-  // ALB: the degree above which a vertex is huge; 0: the number of threads
-  // the TWC kernel launches.
-  uint64_t alb_threshold = 0;
+  // ALB: the degree above which a vertex is huge; by default the number of
+  // threads the TWC kernel launches (index.h: alb_threshold).
+  uint64_t alb_threshold = kAlbDefaultThreshold;
   Distribution alb_distribution = Distribution::cyclic;
   const char* kernel_name = "";  // for the load log (instrumented States)
 };
@@ -243,8 +246,7 @@ struct EdgeBalanced {
       const uint64_t count = detail::frontier_size(frontier, options.stream);
       if (count == 0) return;
       ItemArrays<Body> items = state.items(count);
-      store_count_kernel<<<1, 1, 0, options.stream>>>(state.count(), count);
-      IRGL_CUDA_CHECK_LAUNCH();
+      store_count(state.count(), count, options.stream);
       detail::launch(state, options, "gather", gather_kernel<B, Body, Frontier, Counters>, B,
                      body, frontier, items);
       detail::run_items<B>(body, items, count, state, options, UseMergePath, Dist,
@@ -270,8 +272,8 @@ struct Alb {
     } else {
       const auto twc_inspecting = twc_kernel<B, Body, Frontier, HugeList<Body>, Counters>;
       const uint64_t threshold =
-          options.alb_threshold ? options.alb_threshold : uint64_t(state.grid(twc_inspecting, B)) * B;
-      if (body.max_degree() <= threshold) {  // no vertex can be huge: plain TWC
+          alb_threshold(options.alb_threshold, uint64_t(state.grid(twc_inspecting, B)) * B);
+      if (!alb_inspects(body.max_degree(), threshold)) {  // no vertex can be huge: plain TWC
         Twc<B>::run(body, frontier, state, options);
         return;
       }

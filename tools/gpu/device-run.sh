@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# GPU verification on a machine with a GPU, from binaries built elsewhere.
+#
+#   tools/gpu/device-run.sh BIN_DIR DATASETS_DIR OUT_DIR PART...
+#
+# Parts:
+#   unit      the GPU unit tests (irgl_gpu_runtime_tests) and the self-check
+#   matrix    every example x every schedule build x every graph, against the
+#             checker and the CPU builds (tools/gpu/check-examples.sh)
+#   sanitize  compute-sanitizer memcheck and racecheck of every example under
+#             several schedules on small graphs
+#   load      instrumented bfs/sssp on RMAT under TWC and ALB (load reports)
+#   consumer  the lang-examples/consumer program (library mode)
+# Logs go to OUT_DIR; the last lines printed summarise each part.
+set -u
+bin=$(cd "$1" && pwd)
+data=$(cd "$2" && pwd)
+out=$3
+shift 3
+mkdir -p "$out"
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+export IRGL_NO_PROGRESS=1
+export IRGL_CACHE_DIR=${IRGL_CACHE_DIR:-/tmp/irgl-cache}
+mkdir -p "$IRGL_CACHE_DIR"
+summary=()
+note() { summary+=("$*"); echo "== $*"; }
+
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/gpu.txt"
+
+for part in "$@"; do
+  case $part in
+    unit)
+      "$bin/irgl_gpu_runtime_tests" > "$out/unit.log" 2>&1
+      note "unit: $(grep -E '^\[  (PASSED|FAILED)  \]' "$out/unit.log" | tr '\n' ' ') (exit $?)"
+      "$bin/irgl-gpu-selfcheck" "$data/tiny/karate.mtx.xz" "$data/powerlaw/cnr-2000.txt.xz" \
+        rmat:scale=20 grid:500x500 > "$out/selfcheck.log" 2>&1
+      note "selfcheck: exit $? ($(grep -c PASS "$out/selfcheck.log") PASS lines)"
+      ;;
+    matrix)
+      suffixes=$(cd "$bin" && ls bfs-cuda-* | grep -v -- '-load$' | sed 's/^bfs-//' | tr '\n' ' ')
+      WORK_DIR=/tmp/matrix EXTRA_GRAPHS="${EXTRA_GRAPHS:-rmat:scale=20,edge-factor=8: grid:300x300:}" \
+        JOBS=${JOBS:-8} "$here/check-examples.sh" "$bin" "$data" $suffixes > "$out/matrix.log" 2>&1
+      status=$?
+      note "matrix ($suffixes): $(tail -1 "$out/matrix.log") (exit $status)"
+      grep -v " PASS$" "$out/matrix.log" | grep -v "^app " | head -20
+      ;;
+    sanitize)
+      sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
+      : > "$out/sanitize.log"
+      jobs=()
+      for app in bfs sssp cc pr kcore tc spmv; do
+        case $app in
+          bfs) opts="--source 0" ;; sssp) opts="--source 0 --weights=hash:20" ;;
+          cc) opts="--symmetrize" ;; kcore) opts="--simple --k 3" ;;
+          tc) opts="--simple" ;; spmv) opts="--weights=unit" ;; *) opts="" ;;
+        esac
+        for build in ${SANITIZE_BUILDS:-cuda-alb cuda-twc cuda-group64 cuda-lb cuda-mergepath}; do
+          for tool in memcheck racecheck; do
+            jobs+=("$sanitizer --tool $tool --error-exitcode 9 $bin/$app-$build $data/tiny/karate.mtx.xz $opts")
+          done
+        done
+      done
+      printf '%s\n' "${jobs[@]}" |
+        xargs -P 4 -I{} bash -c 'out=$({} 2>&1); s=$?; echo "[$s] {}"; echo "$out" | grep -E "ERROR SUMMARY|RACECHECK SUMMARY|rror" | head -3' >> "$out/sanitize.log"
+      note "sanitize: $(grep -c '^\[0\]' "$out/sanitize.log") clean of $(grep -c '^\[' "$out/sanitize.log") runs"
+      grep -A3 '^\[[1-9]' "$out/sanitize.log" | head -20
+      ;;
+    load)
+      for app in bfs sssp; do
+        for schedule in twc alb; do
+          opts="--source 0"
+          [ $app = sssp ] && opts="$opts --weights=hash:100"
+          "$bin/$app-cuda-$schedule-load" "${LOAD_GRAPH:-rmat:scale=22}" $opts --runs 1 \
+            --load-report "$out/load-$app-$schedule.json" --force > "$out/load-$app-$schedule.log" 2>&1
+          note "load $app $schedule: exit $? $(grep '^time' "$out/load-$app-$schedule.log")"
+        done
+      done
+      ;;
+    consumer)
+      "$bin/reachability" "$data/powerlaw/cnr-2000.txt.xz" 1 > "$out/consumer.log" 2>&1
+      note "consumer: exit $? $(tail -1 "$out/consumer.log")"
+      ;;
+    *) echo "device-run: unknown part '$part'" >&2 ;;
+  esac
+done
+printf '%s\n' "${summary[@]}"
