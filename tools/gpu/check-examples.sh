@@ -143,7 +143,7 @@ for suffix in "${suffixes[@]}"; do
   done
 done > "$work/runs"
 printf '%-6s %-16s %-40s %13s  %s\n' app build graph time verdict
-xargs -0 -n 3 -P "$jobs" bash -c 'gpu_run "$0" "$1" "$2"' < "$work/runs" | sort | tee "$work/runs.log"
+xargs -0 -n 3 -P "$jobs" bash -c 'gpu_run "$0" "$1" "$2"' < "$work/runs" | tee "$work/runs.log"
 
 references=$(tr '\0' '\n' < "$work/references" | paste - - | wc -l)
 bad_references=$(grep -c "^REFERENCE" "$work/reference.log")

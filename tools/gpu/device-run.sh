@@ -39,7 +39,8 @@ for part in "$@"; do
     matrix)
       suffixes=$(cd "$bin" && ls bfs-cuda-* | grep -v -- '-load$' | sed 's/^bfs-//' | tr '\n' ' ')
       WORK_DIR=/tmp/matrix EXTRA_GRAPHS="${EXTRA_GRAPHS:-rmat:scale=20,edge-factor=8: grid:300x300:}" \
-        JOBS=${JOBS:-8} "$here/check-examples.sh" "$bin" "$data" $suffixes > "$out/matrix.log" 2>&1
+        JOBS=${JOBS:-8} timeout "${MATRIX_TIMEOUT:-420}" "$here/check-examples.sh" "$bin" "$data" $suffixes \
+        > "$out/matrix.log" 2>&1
       status=$?
       note "matrix ($suffixes): $(tail -1 "$out/matrix.log") (exit $status)"
       grep -v " PASS$" "$out/matrix.log" | grep -v "^app " | head -20
