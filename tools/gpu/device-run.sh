@@ -55,7 +55,7 @@ for part in "$@"; do
           cc) opts="--symmetrize" ;; kcore) opts="--simple --k 3" ;;
           tc) opts="--simple" ;; spmv) opts="--weights=unit" ;; *) opts="" ;;
         esac
-        for build in ${SANITIZE_BUILDS:-cuda-alb cuda-twc cuda-group64 cuda-lb cuda-mergepath}; do
+        for build in ${SANITIZE_BUILDS:-cuda-alb cuda-twc cuda-warp cuda-block cuda-group64 cuda-lb cuda-merge-path}; do
           for tool in memcheck racecheck; do
             jobs+=("$sanitizer --tool $tool --error-exitcode 9 $bin/$app-$build $data/tiny/karate.mtx.xz $opts")
           done

@@ -78,7 +78,56 @@ void thread_mapped_kernel(const Grid& grid, Ledger& ledger) {
   flush_all(grid, "thread_mapped:flush", ledger);
 }
 
+namespace {
+
+// block_group_kernel (groups of several warps): the block's groups advance in
+// lockstep rounds separated by block-wide barriers.
+void block_group_kernel(const Grid& grid, uint32_t group_size, Ledger& ledger) {
+  ledger.launch(grid);
+  const Workload& work = ledger.work();
+  const uint32_t B = grid.block_threads, G = group_size, slots = B / G;
+  const uint64_t items = work.items();
+  const uint64_t groups = group_count(grid.blocks, B, G);
+  for (uint64_t block = 0; block < grid.blocks; ++block) {
+    for (uint64_t round = group_of(block, 0, B, G); round < items; round += groups) {
+      std::vector<bool> active(slots);
+      for (uint32_t slot = 0; slot < slots; ++slot) {
+        const uint64_t i = round + slot;
+        active[slot] = i < items && ledger.pre(block * B + slot * G, i, work.frontier[i]);
+      }
+      ledger.block_barrier(block, "block_group:broadcast");
+      std::vector<Accum> lanes(B);
+      for (uint32_t slot = 0; slot < slots; ++slot) {
+        if (!active[slot]) continue;
+        const VertexId v = work.frontier[round + slot];
+        for (uint32_t rank = 0; rank < G; ++rank)
+          for (uint64_t e = work.edge_begin[v] + rank; e < work.edge_end(v); e += G)
+            ledger.edge(block * B + slot * G + rank, v, e, LoadPath::group, lanes[slot * G + rank]);
+      }
+      std::vector<Accum> totals(slots);
+      if (ledger.traits().has_accum) {  // reduce_groups_in_shared: a barrier per tree level
+        ledger.block_barrier(block, "block_group:reduce store");
+        for (uint32_t half = G / 2; half > 0; half /= 2)
+          ledger.block_barrier(block, "block_group:reduce level");
+        for (uint32_t slot = 0; slot < slots; ++slot)
+          totals[slot] = reduce(std::vector<Accum>(lanes.begin() + slot * G,
+                                                   lanes.begin() + (slot + 1) * G));
+      }
+      ledger.block_barrier(block, "block_group:before post");
+      for (uint32_t slot = 0; slot < slots; ++slot)
+        if (active[slot])
+          ledger.post(block * B + slot * G, work.frontier[round + slot], LoadPath::group,
+                      ledger.traits().has_accum ? totals[slot] : lanes[slot * G]);
+      ledger.block_barrier(block, "block_group:end of round");
+    }
+  }
+  flush_all(grid, "block_group:flush", ledger);
+}
+
+}  // namespace
+
 void group_mapped_kernel(const Grid& grid, uint32_t group_size, Ledger& ledger) {
+  if (group_size > kWarp) return block_group_kernel(grid, group_size, ledger);
   ledger.launch(grid);
   const Workload& work = ledger.work();
   const uint32_t B = grid.block_threads, G = group_size;
@@ -99,12 +148,7 @@ void group_mapped_kernel(const Grid& grid, uint32_t group_size, Ledger& ledger) 
       for (uint64_t i = start; i < items; i += groups) {
         const VertexId v = work.frontier[i];
         const bool active = ledger.pre(leader, i, v);
-        if (G > kWarp) {  // through a shared slot, between two group.sync()
-          ledger.group_sync(first, G);
-          ledger.group_sync(first, G);
-        } else {
-          ledger.group_sync(first, G);  // group.shfl(active, 0), group.shfl(closure, 0)
-        }
+        ledger.group_sync(first, G);  // group.shfl(active, 0), group.shfl(closure, 0)
         if (!active) continue;
         const uint64_t begin = work.edge_begin[v], end = work.edge_end(v);
         std::vector<Accum> lanes(G);
@@ -113,9 +157,7 @@ void group_mapped_kernel(const Grid& grid, uint32_t group_size, Ledger& ledger) 
             ledger.edge(first + rank, v, e, LoadPath::group, lanes[rank]);
         Accum accum = lanes[0];
         if (ledger.traits().has_accum) {
-          // cg::reduce(group, ...), or for G > 32 the tree in shared memory
-          // (reduce_in_shared), which ends with a group.sync() too.
-          accum = reduce(lanes);
+          accum = reduce(lanes);  // cg::reduce(group, ...)
           ledger.group_sync(first, G);
         } else {
           ledger.group_sync(first, G);  // group.sync() before post()

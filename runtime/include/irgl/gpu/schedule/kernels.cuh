@@ -70,93 +70,121 @@ __global__ void __launch_bounds__(BlockThreads)
   counters.template flush<BlockThreads>();
 }
 
-// Combines the group's accumulators through `scratch` (GroupSize slots of
-// shared memory) by a tree; the result is valid in the group's first thread.
-// For groups spanning several warps, whose shuffles cannot carry
-// accumulators larger than 8 bytes.
-template <class Body, class Group, class Accum = typename Body::Accum>
-__device__ Accum reduce_in_shared(const Group& group, const Accum& value, Accum* scratch) {
-  const unsigned rank = group.thread_rank();
-  scratch[rank] = value;
-  group.sync();
-  for (unsigned half = group.size() / 2; half > 0; half /= 2) {
-    if (rank < half) {
-      Accum combined = scratch[rank];
-      Body::combine(combined, scratch[rank + half]);
-      scratch[rank] = combined;
-    }
-    group.sync();
-  }
-  const Accum result = scratch[0];
-  group.sync();  // the scratch is reused for the group's next vertex
-  return result;
-}
-
 //===----------------------------------------------------------------------===//
 // Group-mapped: a vertex per group of GroupSize threads (cooperative groups;
 // warp-mapped is GroupSize 32, block-mapped GroupSize == BlockThreads).
 // The group's first thread runs pre() and post(); the closure is broadcast
 // to the group, whose threads stride over the edges; accumulators are
-// reduced over the group.
+// reduced over the group; post() runs after all of the vertex's edges.
 //===----------------------------------------------------------------------===//
 
-template <int BlockThreads, int GroupSize, class Body, class Frontier, class Counters>
-__global__ void __launch_bounds__(BlockThreads)
-    group_mapped_kernel(Body body, Frontier frontier, Counters counters) {
+template <int BlockThreads, int GroupSize>
+constexpr void check_group_size() {
   static_assert(GroupSize >= 2 && GroupSize <= BlockThreads && BlockThreads % GroupSize == 0 &&
                     (GroupSize & (GroupSize - 1)) == 0,
                 "GroupSize: a power of two from 2 to the block size");
-  using Closure = typename Body::Closure;
-  // Groups within a warp broadcast through shuffles; larger groups through
-  // a shared-memory slot per group.
-  constexpr bool kMultiWarp = GroupSize > 32;
-  __shared__ Closure group_closure[kMultiWarp ? BlockThreads / GroupSize : 1];
-  __shared__ bool group_active[kMultiWarp ? BlockThreads / GroupSize : 1];
-  __shared__ typename Body::Accum group_accum[kMultiWarp && Body::kHasAccum ? BlockThreads : 1];
+}
+
+// Groups within a warp: shuffles and warp-level syncs.
+template <int BlockThreads, int GroupSize, class Body, class Frontier, class Counters>
+__global__ void __launch_bounds__(BlockThreads)
+    group_mapped_kernel(Body body, Frontier frontier, Counters counters) {
+  check_group_size<BlockThreads, GroupSize>();
+  static_assert(GroupSize <= 32, "groups larger than a warp use block_group_kernel");
   const auto group = cg::tiled_partition<GroupSize>(cg::this_thread_block());
-  const unsigned slot = kMultiWarp ? threadIdx.x / GroupSize : 0;
   const uint64_t items = frontier.size();
   const uint64_t groups = group_count(gridDim.x, BlockThreads, GroupSize);
   const bool leader = group.thread_rank() == 0;
   for (uint64_t i = group_of(blockIdx.x, threadIdx.x, BlockThreads, GroupSize); i < items;
        i += groups) {
     const VertexId v = frontier[i];
-    Closure closure;
+    typename Body::Closure closure;
     bool active = false;
     if (leader) active = body.pre(v, closure);
-    if constexpr (!Body::kHasEdges) continue;
-    if constexpr (kMultiWarp) {
-      if (leader) {
-        group_active[slot] = active;
-        group_closure[slot] = closure;
-      }
-      group.sync();
-      active = group_active[slot];
-      closure = group_closure[slot];
-      group.sync();  // the slot is rewritten for the group's next vertex
-      if (!active) continue;
-    } else {
-      if (!group.shfl(active, 0)) continue;
-      closure = group.shfl(closure, 0);
-    }
+    if (!group.shfl(active, 0)) continue;
+    closure = group.shfl(closure, 0);
     const uint64_t begin = body.edges_begin(v), end = body.edges_end(v);
     typename Body::Accum accum = Body::identity();
     for (uint64_t e = begin + group.thread_rank(); e < end; e += GroupSize) {
       body.edge(v, e, closure, accum);
       counters.edges(1);
     }
-    if constexpr (Body::kHasAccum) {
-      if constexpr (kMultiWarp)
-        accum = reduce_in_shared<Body>(group, accum, group_accum + slot * GroupSize);
-      else
-        accum = cg::reduce(group, accum, CombineAccum<Body>());
-    } else {
-      group.sync();  // post() comes after all of the vertex's edges
-    }
+    if constexpr (Body::kHasAccum) accum = cg::reduce(group, accum, CombineAccum<Body>());
+    else group.sync();  // post() comes after all of the vertex's edges
     if (leader) {
       counters.vertex(LoadPath::group);
       body.post(v, closure, accum);
     }
+  }
+  body.template flush<BlockThreads>();
+  counters.template flush<BlockThreads>();
+}
+
+// Combines each group's accumulators (GroupSize consecutive threads) through
+// `scratch` (BlockThreads slots of shared memory) by a tree; the result is
+// valid in the group's first thread. Every thread of the block calls it.
+template <int BlockThreads, int GroupSize, class Body, class Accum = typename Body::Accum>
+__device__ Accum reduce_groups_in_shared(const Accum& value, Accum* scratch) {
+  const unsigned rank = threadIdx.x % GroupSize;
+  scratch[threadIdx.x] = value;
+  __syncthreads();
+  for (unsigned half = GroupSize / 2; half > 0; half /= 2) {
+    if (rank < half) {
+      Accum combined = scratch[threadIdx.x];
+      Body::combine(combined, scratch[threadIdx.x + half]);
+      scratch[threadIdx.x] = combined;
+    }
+    __syncthreads();
+  }
+  return scratch[threadIdx.x - rank];
+}
+
+// Groups of several warps: the block's groups advance in lockstep rounds
+// (each takes its next item, or idles), so that block-wide barriers order the
+// closure broadcast, the accumulator reduction and post(): barriers every
+// tool understands (compute-sanitizer's racecheck does not see cooperative
+// groups' multi-warp syncs).
+template <int BlockThreads, int GroupSize, class Body, class Frontier, class Counters>
+__global__ void __launch_bounds__(BlockThreads)
+    block_group_kernel(Body body, Frontier frontier, Counters counters) {
+  check_group_size<BlockThreads, GroupSize>();
+  using Closure = typename Body::Closure;
+  using Accum = typename Body::Accum;
+  constexpr unsigned kGroups = BlockThreads / GroupSize;
+  __shared__ Closure group_closure[kGroups];
+  __shared__ bool group_active[kGroups];
+  __shared__ Accum group_accum[Body::kHasAccum ? BlockThreads : 1];
+  const unsigned slot = threadIdx.x / GroupSize, rank = threadIdx.x % GroupSize;
+  const uint64_t items = frontier.size();
+  const uint64_t groups = group_count(gridDim.x, BlockThreads, GroupSize);
+  for (uint64_t round = group_of(blockIdx.x, 0, BlockThreads, GroupSize); round < items;
+       round += groups) {
+    const uint64_t i = round + slot;  // this group's item of the round
+    const VertexId v = i < items ? frontier[i] : 0;
+    if (rank == 0) {
+      Closure closure;
+      group_active[slot] = i < items && body.pre(v, closure);
+      group_closure[slot] = closure;
+    }
+    __syncthreads();
+    const bool active = group_active[slot];
+    const Closure closure = group_closure[slot];
+    Accum accum = Body::identity();
+    if (active) {
+      const uint64_t begin = body.edges_begin(v), end = body.edges_end(v);
+      for (uint64_t e = begin + rank; e < end; e += GroupSize) {
+        body.edge(v, e, closure, accum);
+        counters.edges(1);
+      }
+    }
+    if constexpr (Body::kHasAccum)
+      accum = reduce_groups_in_shared<BlockThreads, GroupSize, Body>(accum, group_accum);
+    __syncthreads();  // post() comes after all of the vertex's edges
+    if (rank == 0 && active) {
+      counters.vertex(LoadPath::group);
+      body.post(v, closure, accum);
+    }
+    __syncthreads();  // the shared slots are rewritten next round
   }
   body.template flush<BlockThreads>();
   counters.template flush<BlockThreads>();

@@ -209,8 +209,12 @@ struct GroupMapped {
     if constexpr (!Body::kHasEdges) {
       ThreadMapped<B>::run(body, frontier, state, options);
     } else {
-      detail::launch(state, options, "group",
-                     group_mapped_kernel<B, G, Body, Frontier, Counters>, B, body, frontier);
+      if constexpr (G <= 32)
+        detail::launch(state, options, "group",
+                       group_mapped_kernel<B, G, Body, Frontier, Counters>, B, body, frontier);
+      else
+        detail::launch(state, options, "group",
+                       block_group_kernel<B, G, Body, Frontier, Counters>, B, body, frontier);
     }
   }
 };
