@@ -35,6 +35,46 @@ struct CombineAccum {
   }
 };
 
+// Broadcasts a trivially copyable value of any size from lane `source` of a
+// tile of at most 32 threads (cooperative groups' shfl stops at 32 bytes;
+// larger values go word by word).
+template <class Tile, class T>
+__device__ T shfl_any(const Tile& tile, const T& value, unsigned source) {
+  if constexpr (sizeof(T) <= 32) {
+    return tile.shfl(value, source);
+  } else {
+    constexpr unsigned kWords = (sizeof(T) + 3) / 4;
+    unsigned words[kWords];
+    memcpy(words, &value, sizeof(T));
+#pragma unroll
+    for (unsigned w = 0; w < kWords; ++w) words[w] = tile.shfl(words[w], source);
+    T result;
+    memcpy(&result, words, sizeof(T));
+    return result;
+  }
+}
+
+// Combines every lane's accumulator over a tile of at most 32 threads; all
+// lanes get the total.
+template <class Body, class Tile, class Accum = typename Body::Accum>
+__device__ Accum reduce_any(const Tile& tile, Accum value) {
+  if constexpr (sizeof(Accum) <= 32) {
+    return cg::reduce(tile, value, CombineAccum<Body>());
+  } else {
+    constexpr unsigned kWords = (sizeof(Accum) + 3) / 4;
+    for (unsigned offset = tile.size() / 2; offset > 0; offset /= 2) {
+      unsigned words[kWords];
+      memcpy(words, &value, sizeof(Accum));
+#pragma unroll
+      for (unsigned w = 0; w < kWords; ++w) words[w] = tile.shfl_down(words[w], offset);
+      Accum other;
+      memcpy(&other, words, sizeof(Accum));
+      Body::combine(value, other);
+    }
+    return shfl_any(tile, value, 0);
+  }
+}
+
 __device__ inline uint64_t global_thread() { return uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; }
 __device__ inline uint64_t grid_threads() { return uint64_t(gridDim.x) * blockDim.x; }
 
@@ -102,14 +142,14 @@ __global__ void __launch_bounds__(BlockThreads)
     bool active = false;
     if (leader) active = body.pre(v, closure);
     if (!group.shfl(active, 0)) continue;
-    closure = group.shfl(closure, 0);
+    closure = shfl_any(group, closure, 0);
     const uint64_t begin = body.edges_begin(v), end = body.edges_end(v);
     typename Body::Accum accum = Body::identity();
     for (uint64_t e = begin + group.thread_rank(); e < end; e += GroupSize) {
       body.edge(v, e, closure, accum);
       counters.edges(1);
     }
-    if constexpr (Body::kHasAccum) accum = cg::reduce(group, accum, CombineAccum<Body>());
+    if constexpr (Body::kHasAccum) accum = reduce_any<Body>(group, accum);
     else group.sync();  // post() comes after all of the vertex's edges
     if (leader) {
       counters.vertex(LoadPath::group);
@@ -316,7 +356,7 @@ __global__ void __launch_bounds__(BlockThreads)
       if (candidates == 0) break;
       const unsigned leader = __ffs(candidates) - 1;
       const VertexId warp_vertex = warp.shfl(v, leader);
-      const Closure warp_closure = warp.shfl(closure, leader);
+      const Closure warp_closure = shfl_any(warp, closure, leader);
       const uint64_t warp_begin = warp.shfl(begin, leader), warp_end = warp.shfl(end, leader);
       if (warp.thread_rank() == leader) pending = false;
       Accum accum = Body::identity();
@@ -324,7 +364,7 @@ __global__ void __launch_bounds__(BlockThreads)
         body.edge(warp_vertex, e, warp_closure, accum);
         counters.edges(1);
       }
-      if constexpr (Body::kHasAccum) accum = cg::reduce(warp, accum, CombineAccum<Body>());
+      if constexpr (Body::kHasAccum) accum = reduce_any<Body>(warp, accum);
       else warp.sync();  // post() comes after all of the vertex's edges
       if (warp.thread_rank() == leader) {
         counters.vertex(LoadPath::warp);
