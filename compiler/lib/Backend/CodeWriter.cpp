@@ -38,6 +38,16 @@ void CodeWriter::fragment(const CodeFragment& code, const std::string& next_vert
   out_ << render(code, indent(), next_vertex, next_edge);
 }
 
+std::string CodeWriter::expression(const CodeFragment& code, size_t column,
+                                   const std::string& next_vertex,
+                                   const std::string& next_edge) const {
+  const std::string margin = indent() + std::string(column, ' ');
+  std::string text = render(code, margin, next_vertex, next_edge);
+  text.erase(0, std::min(margin.size(), text.size()));  // line() indents the first line
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  return text;
+}
+
 std::string program_namespace(const Module& module) { return "irglc_" + module.program_name; }
 
 std::string where(const SourceLoc& loc) {
@@ -118,12 +128,6 @@ std::string edge_loop_header(const EdgeLoop& edge) {
 
 namespace {
 
-// Guard text comes back with a trailing newline from render().
-std::string strip_newline(std::string text) {
-  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-  return text;
-}
-
 void write_pre_and_rest(CodeWriter& out, const VertexLoop& loop, size_t step,
                         const std::string& next_vertex) {
   for (; step < loop.pre.size(); ++step) {
@@ -133,7 +137,7 @@ void write_pre_and_rest(CodeWriter& out, const VertexLoop& loop, size_t step,
       continue;
     }
     // A guard: the rest of the body runs only when it holds.
-    out.open("if (" + strip_newline(render(pre.code, "", next_vertex, "continue")) + ") {");
+    out.open("if (" + out.expression(pre.code, 4, next_vertex) + ") {");
     write_pre_and_rest(out, loop, step + 1, next_vertex);
     out.close();
     return;

@@ -24,6 +24,12 @@ class CodeWriter {
   // A copied fragment; holes become `next_vertex` / `next_edge`.
   void fragment(const CodeFragment& code, const std::string& next_vertex = "continue",
                 const std::string& next_edge = "continue");
+  // A copied expression for a line of the current indentation where it
+  // starts after `column` characters ("if (" is 4): continuation lines keep
+  // their place relative to its first character. No trailing newline.
+  std::string expression(const CodeFragment& code, size_t column,
+                         const std::string& next_vertex = "continue",
+                         const std::string& next_edge = "continue") const;
   std::string indent() const { return std::string(2 * depth_, ' '); }
   std::string str() const { return out_.str(); }
 

@@ -1,110 +1,22 @@
 //===- CudaBackend.cpp - IR to CUDA ----------------------------------------===//
 //
-// Each kernel becomes a __global__ function over a grid that fills the GPU
-// once (grid-stride loops) and a host launcher with the kernel's .irgl name,
-// so the driver's text is the same as on the CPU. Vertex data and reductions
-// are passed to kernels as views; reductions are combined per block and
-// flushed with one atomic per block at the end of every kernel that uses
-// them.
+// Each kernel becomes a Body struct that the runtime's schedules run
+// (CudaKernels.cpp) and a host launcher with the kernel's .irgl name, so the
+// driver's text is the same as on the CPU. Vertex data and reductions reach
+// kernels as views; reductions are combined per block and flushed with one
+// atomic per block at the end of every kernel that uses them.
 //
 //===----------------------------------------------------------------------===//
 
 #include <set>
 
 #include "CodeWriter.h"
+#include "CudaKernels.h"
 #include "irglc/Backend/Backend.h"
 
 namespace irglc {
 
 namespace {
-
-const char* reduction_op_type(ReductionOp op) {
-  switch (op) {
-    case ReductionOp::sum: return "SumOp";
-    case ReductionOp::min: return "MinOp";
-    case ReductionOp::max: return "MaxOp";
-  }
-  return "SumOp";
-}
-
-std::string kernel_params(const Module& module, const Kernel& kernel) {
-  std::string params;
-  auto add = [&](const std::string& param) { params += (params.empty() ? "" : ", ") + param; };
-  for (const KernelParam& param : kernel.params) {
-    switch (param.kind) {
-      case ParamKind::graph: add("Graph " + param.var.name); break;
-      case ParamKind::worklist: add("Worklist " + param.var.name); break;
-      case ParamKind::scalar: add(param.var.type + " " + param.var.name); break;
-    }
-  }
-  for (const std::string& name : kernel.fields_used)
-    add("NodeArray<" + module.find_field(name)->element_type + "> " + name);
-  for (const std::string& name : kernel.reductions_used) {
-    const Reduction* reduction = module.find_reduction(name);
-    add(std::string("ReductionSlot<") + reduction->value_type + ", " +
-        reduction_op_type(reduction->op) + "> " + name);
-  }
-  return params;
-}
-
-std::string launcher_params(const Kernel& kernel) {
-  std::string params;
-  for (const KernelParam& param : kernel.params) {
-    if (!params.empty()) params += ", ";
-    switch (param.kind) {
-      case ParamKind::graph: params += "const Graph& " + param.var.name; break;
-      case ParamKind::worklist: params += "Worklist " + param.var.name; break;
-      case ParamKind::scalar: params += param.var.type + " " + param.var.name; break;
-    }
-  }
-  return params;
-}
-
-std::string launch_args(const Kernel& kernel) {
-  std::string args;
-  auto add = [&](const std::string& arg) { args += (args.empty() ? "" : ", ") + arg; };
-  for (const KernelParam& param : kernel.params) add(param.var.name);
-  for (const std::string& name : kernel.fields_used) add(name + ".view()");
-  for (const std::string& name : kernel.reductions_used) add(name + ".view()");
-  return args;
-}
-
-std::string kernel_schedule(const Kernel& kernel) {
-  return kernel.loop.edge_loop ? kernel.loop.edge_loop->schedule.name() : "thread";
-}
-
-void write_kernel(CodeWriter& out, const Module& module, const Kernel& kernel,
-                  unsigned block_threads) {
-  const std::string threads = std::to_string(block_threads);
-  const VertexLoop& loop = kernel.loop;
-  out.line();
-  out.comment(where(kernel.loc) + ": " +
-              (kernel.from_for_all_nodes ? "for_all_nodes body" : "kernel " + kernel.name) +
-              "  [schedule: " + kernel_schedule(kernel) + "]");
-  out.open("__global__ void __launch_bounds__(" + threads + ") " + kernel.name + "_kernel(" +
-           kernel_params(module, kernel) + ") {");
-  for (const CodeFragment& code : kernel.prologue) out.fragment(code);
-  out.comment(where(loop.loc) + ": " + loop.header + "  [a vertex per thread, grid-stride]");
-  out.open(loop.domain == VertexDomain::all_nodes
-               ? "for (Node " + loop.vertex_var + " : grid_stride_nodes(" + loop.graph + ")) {"
-               : "for (Node " + loop.vertex_var + " : grid_stride_items(" + loop.worklist + ")) {");
-  write_sequential_vertex_body(out, loop, "continue");
-  out.close();
-  if (!kernel.reductions_used.empty())
-    out.comment("Combine each reduction over the block, then one atomic per block.");
-  for (const std::string& name : kernel.reductions_used)
-    out.line(name + ".flush<" + threads + ">();");
-  out.close();
-
-  out.line();
-  out.comment(where(kernel.loc) + ": launches " + kernel.name + "_kernel on a grid that fills the GPU.");
-  out.open("void " + kernel.name + "(" + launcher_params(kernel) + ") {");
-  out.line("static const LaunchShape shape = occupancy_shape(" + kernel.name + "_kernel, " +
-           threads + ");");
-  out.line(kernel.name + "_kernel<<<shape.blocks, shape.threads>>>(" + launch_args(kernel) + ");");
-  out.line("IRGL_CUDA_CHECK_LAUNCH();");
-  out.close();
-}
 
 void collect_outputs(const HostBlock& block, std::vector<std::string>& names) {
   for (const HostStmt& stmt : block) {
@@ -122,7 +34,7 @@ std::string schedules_summary(const Module& module) {
   std::string summary;
   for (const Kernel& kernel : module.kernels) {
     if (kernel.from_for_all_nodes) continue;
-    summary += (summary.empty() ? "" : ", ") + kernel.name + ": " + kernel_schedule(kernel);
+    summary += (summary.empty() ? "" : ", ") + kernel.name + ": " + kernel_schedule_name(kernel);
   }
   return summary.empty() ? "thread" : summary;
 }
@@ -211,6 +123,7 @@ GeneratedCode generate_cuda(const Module& module, const BackendOptions& options)
   CodeWriter out;
   write_banner(out, module, options,
                library ? "Target cuda, as a library (see the header)." : "Target cuda: a GPU program.");
+  out.line("#include <irgl/gpu/schedule/schedules.cuh>");
   out.line("#include <irgl/lang/cuda.cuh>");
   if (library) out.line("#include \"" + options.header_name + "\"");
   else out.line("#include <irgl/lang/cuda_target.cuh>");
@@ -219,9 +132,10 @@ GeneratedCode generate_cuda(const Module& module, const BackendOptions& options)
   out.line("namespace " + program_namespace(module) + " {");
   out.line();
   out.line("using namespace irgl::lang;");
+  out.line("namespace schedule = irgl::gpu::schedule;");
   out.line();
   write_file_scope_declarations(out, module);
-  for (const Kernel& kernel : module.kernels) write_kernel(out, module, kernel, options.block_threads);
+  for (const Kernel& kernel : module.kernels) write_scheduled_kernel(out, module, kernel, options);
   write_driver(out, module, false);
   if (library) write_library_entry(out, module, outputs);
   out.line();
@@ -238,7 +152,8 @@ GeneratedCode generate_cuda(const Module& module, const BackendOptions& options)
     const std::string ns = program_namespace(module);
     write_program_main(out, module, "cuda",
                        "irgl::lang::CudaTarget target(driver, {" + bytes_per_vertex + ", " +
-                           (module.driver.uses_pipe ? "true" : "false") + "});",
+                           (module.driver.uses_pipe ? "true" : "false") + "}" +
+                           (options.instrument_load ? ", /*records_load=*/true" : "") + ");",
                        "target", schedules_summary(module));
   }
   code.source = out.str();

@@ -128,9 +128,7 @@ void write_pre(CodeWriter& out, const Kernel& kernel) {
     if (step.kind == PreStep::Kind::code) {
       out.fragment(step.code, "return false", "return false");
     } else {
-      std::string condition = render(step.code, "", "false", "false");
-      while (!condition.empty() && condition.back() == '\n') condition.pop_back();
-      out.line("if (!(" + condition + ")) return false;");
+      out.line("if (!(" + out.expression(step.code, 6, "false", "false") + ")) return false;");
     }
   }
   if (edge) {

@@ -78,8 +78,6 @@ std::string parse_schedule_name(const std::string& text, Schedule& schedule) {
   return "unknown schedule '" + text + "' (expected one of: " + schedule_names() + ")";
 }
 
-bool schedule_implemented(ScheduleKind kind) { return kind == ScheduleKind::thread; }
-
 const char* to_string(AccumulatorOp op) {
   switch (op) {
     case AccumulatorOp::sum: return "sum";

@@ -7,8 +7,21 @@ namespace irglc {
 namespace {
 
 // The schedule irglc uses when neither the source nor the command line
-// names one.
-Schedule default_schedule() { return Schedule{}; }
+// names one: ALB, which costs almost nothing where no vertex is huge.
+Schedule default_schedule() {
+  Schedule schedule;
+  schedule.kind = ScheduleKind::alb;
+  return schedule;
+}
+
+// Why a schedule cannot run with blocks of `block_threads` threads, or "".
+std::string unusable(const Schedule& schedule, unsigned block_threads) {
+  if (schedule.kind == ScheduleKind::group && schedule.group_size > block_threads)
+    return "groups of " + std::to_string(schedule.group_size) +
+           " threads do not fit in blocks of " + std::to_string(block_threads) +
+           " (--block-threads)";
+  return "";
+}
 
 class ScheduleSelection : public Pass {
  public:
@@ -17,24 +30,28 @@ class ScheduleSelection : public Pass {
   void run(Module& module, const PassOptions& options, DiagnosticPrinter& diagnostics) override {
     Schedule global = options.schedule.value_or(default_schedule());
     if ((options.alb_threshold || options.alb_distribution) && global.kind != ScheduleKind::alb) {
-      diagnostics.error("--alb-threshold and --alb-distribution need --schedule=alb");
+      diagnostics.error("--alb-threshold and --alb-distribution apply only to schedule 'alb' "
+                        "(the default), not --schedule=" + global.name());
       return;
     }
     if (options.alb_threshold) global.alb_threshold = options.alb_threshold;
     if (options.alb_distribution) global.alb_distribution = *options.alb_distribution;
-    if (options.schedule && !schedule_implemented(global.kind)) {
-      diagnostics.error("--schedule=" + global.name() +
-                        ": this version of irglc implements only the 'thread' schedule");
-      return;
+    if (options.schedule) {
+      if (std::string problem = unusable(global, options.block_threads); !problem.empty()) {
+        diagnostics.error("--schedule=" + global.name() + ": " + problem);
+        return;
+      }
     }
     for (Kernel& kernel : module.kernels) {
       if (!kernel.loop.edge_loop) continue;
       EdgeLoop& edge = *kernel.loop.edge_loop;
-      if (edge.annotation && !schedule_implemented(edge.annotation->kind)) {
-        diagnostics.error(edge.annotation_loc,
-                          "schedule '" + edge.annotation->name() +
-                              "': this version of irglc implements only the 'thread' schedule");
-        continue;
+      if (edge.annotation) {
+        if (std::string problem = unusable(*edge.annotation, options.block_threads);
+            !problem.empty()) {
+          diagnostics.error(edge.annotation_loc,
+                            "schedule '" + edge.annotation->name() + "': " + problem);
+          continue;
+        }
       }
       edge.schedule = edge.annotation.value_or(global);
     }

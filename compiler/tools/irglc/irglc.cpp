@@ -37,6 +37,7 @@ struct Options {
   // Signed, so that a negative value is reported as written rather than
   // wrapped around by the option parser.
   int block_threads = 256;
+  std::string instrument = "none";
   bool force = false;
 };
 
@@ -134,10 +135,13 @@ int compile(int argc, char** argv) {
        "cuda (GPU) or cpu (sequential C++, the reference)")
       ("schedule", po::value(&options.schedule),
        ("schedule of every edge loop without a '#pragma irgl schedule': " +
-        irglc::schedule_names() + " (default: thread)").c_str())
+        irglc::schedule_names() + " (default: alb)").c_str())
       ("alb-threshold", po::value(&options.alb_threshold),
        "ALB: degree above which a vertex is huge (default: threads launched)")
       ("alb-distribution", po::value(&options.alb_distribution), "ALB: cyclic or blocked")
+      ("instrument", po::value(&options.instrument)->default_value(options.instrument),
+       "load: the program records each kernel launch's per-block edge counts and vertices per "
+       "path (--load-report FILE; tools/plot-load.py draws them); none: no instrumentation")
       ("block-threads", po::value(&options.block_threads)->default_value(options.block_threads),
        "threads per block of every kernel (a multiple of 32 from 32 to 1024)")
       ("include,I", po::value(&options.include_dirs), "add an include directory")
@@ -173,8 +177,14 @@ int compile(int argc, char** argv) {
     throw irgl::InputError::in("--block-threads", std::to_string(options.block_threads) +
                                                       " is not a multiple of 32 from 32 to 1024");
   backend.block_threads = static_cast<unsigned>(options.block_threads);
+  if (options.instrument == "load") backend.instrument_load = true;
+  else if (options.instrument != "none")
+    throw irgl::InputError::in("--instrument", "unknown kind '" + options.instrument + "' (expected load or none)");
+  if (backend.instrument_load && backend.target != irglc::Target::cuda)
+    throw irgl::InputError::in("--instrument", "load instrumentation is for --target=cuda");
 
   irglc::PassOptions pass_options;
+  pass_options.block_threads = static_cast<unsigned>(options.block_threads);
   if (map.count("schedule")) {
     irglc::Schedule schedule;
     if (std::string problem = irglc::parse_schedule_name(options.schedule, schedule); !problem.empty())

@@ -1,6 +1,10 @@
 // The CPU and CUDA backends on a hand-built module: the loop nest around a
-// guarded edge loop, holes, parameters, reductions and the driver.
+// guarded edge loop (a CUDA Body and its launcher), holes, parameters,
+// reductions, schedules, load instrumentation and the driver.
 #include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
 
 #include "irglc/Backend/Backend.h"
 #include "irglc/IR/IR.h"
@@ -13,8 +17,9 @@ CodeFragment code(const std::string& text, unsigned line, unsigned column) {
 }
 
 // `kernel void expand(const Graph& g, Worklist& in, Worklist& out,
-// uint32_t limit)` over `in`, with a guard, an edge loop holding a
-// next-edge hole, and code after the edge loop; it uses two reductions.
+// uint32_t limit)` over `in`, with a guard, an edge loop reading `d` (its
+// closure) and holding a next-edge hole, and code after the edge loop; it
+// uses two reductions.
 Kernel expand_kernel() {
   Kernel kernel;
   kernel.name = "expand";
@@ -38,6 +43,7 @@ Kernel expand_kernel() {
   edge.edge_var = "e";
   edge.graph = "g";
   edge.vertex = "n";
+  edge.closure = {{"d", "uint32_t"}};
   CodeFragment skip = code("if (g.dst(e) == n) ", 13, 9);
   skip.segments.push_back({CodeSegment::Kind::next_edge, ""});
   skip.segments.push_back({CodeSegment::Kind::text, ";"});
@@ -161,50 +167,163 @@ TEST(irglcCpuBackend, PrintsDeclarationsDriverAndMain) {
   EXPECT_EQ(source.find("__global__"), std::string::npos);
 }
 
-TEST(irglcCudaBackend, KernelTakesViewsAndFlushesEveryReduction) {
+TEST(irglcCudaBackend, KernelBecomesABodyAndALauncher) {
   BackendOptions options;
   options.block_threads = 128;
   const std::string source = generate_cuda(bfs_module(), options).source;
-  EXPECT_EQ(lines_between(source, "// bfs.irgl:8: kernel expand", "IRGL_CUDA_CHECK_LAUNCH"),
-            "// bfs.irgl:8: kernel expand  [schedule: thread]\n"
-            "__global__ void __launch_bounds__(128) expand_kernel(Graph g, Worklist in, Worklist "
-            "out, uint32_t limit, NodeArray<uint32_t> level, ReductionSlot<uint64_t, SumOp> "
-            "visits, ReductionSlot<uint32_t, MinOp> lowest) {\n"
-            "  // bfs.irgl:9: for (Node n : in)  [a vertex per thread, grid-stride]\n"
-            "  for (Node n : grid_stride_items(in)) {\n"
-            "    const uint32_t d = level[n];\n"
-            "    if (d < limit) {\n"
-            "      // bfs.irgl:12: for (Edge e : g.out_edges(n))  [schedule: thread]\n"
-            "      for (Edge e : g.out_edges(n)) {\n"
-            "        if (g.dst(e) == n) continue;\n"
-            "        if (atomic_min(level[g.dst(e)], d + 1) > d + 1)\n"
-            "          out.push(g.dst(e));\n"
-            "      }\n"
-            "      visits += 1;\n"
-            "    }\n"
-            "  }\n"
-            "  // Combine each reduction over the block, then one atomic per block.\n"
-            "  visits.flush<128>();\n"
-            "  lowest.flush<128>();\n"
-            "}\n"
+  EXPECT_EQ(lines_between(source, "// bfs.irgl:8: kernel expand", "\n}\n"),
+            "// bfs.irgl:8: kernel expand, as the loop nest the schedules run (schedule/body.h)\n"
+            "struct expand_body {\n"
+            "  Graph g;\n"
+            "  Worklist in;\n"
+            "  Worklist out;\n"
+            "  uint32_t limit;\n"
+            "  NodeArray<uint32_t> level;\n"
+            "  ReductionSlot<uint64_t, SumOp> visits;\n"
+            "  ReductionSlot<uint32_t, MinOp> lowest;\n"
             "\n"
-            "// bfs.irgl:8: launches expand_kernel on a grid that fills the GPU.\n"
+            "  // What the edge and post code need from the code before the edge loop.\n"
+            "  struct Closure {\n"
+            "    uint32_t d;\n"
+            "  };\n"
+            "  using Accum = schedule::NoAccum;\n"
+            "  static constexpr bool kHasEdges = true;\n"
+            "  static constexpr bool kHasAccum = false;\n"
+            "  static constexpr bool kHasPost = true;\n"
+            "\n"
+            "  // bfs.irgl:9: for (Node n : in), before the edge loop\n"
+            "  __device__ bool pre(Node n, Closure& irgl_closure) {\n"
+            "    const uint32_t d = level[n];\n"
+            "    if (!(d < limit)) return false;\n"
+            "    irgl_closure.d = d;\n"
+            "    return true;\n"
+            "  }\n"
+            "  __device__ uint64_t edges_begin(Node v) const { return g.out_begin(v); }\n"
+            "  __device__ uint64_t edges_end(Node v) const { return g.out_end(v); }\n"
+            "  __host__ __device__ uint64_t max_degree() const { return g.max_out_degree(); }\n"
+            "\n"
+            "  // bfs.irgl:12: for (Edge e : g.out_edges(n))  [schedule: thread]\n"
+            "  __device__ void edge(Node n, Edge e, const Closure& irgl_closure, Accum& "
+            "irgl_accum) {\n"
+            "    [[maybe_unused]] const uint32_t& d = irgl_closure.d;\n"
+            "    if (g.dst(e) == n) return;\n"
+            "    if (atomic_min(level[g.dst(e)], d + 1) > d + 1)\n"
+            "      out.push(g.dst(e));\n"
+            "  }\n"
+            "\n"
+            "  // After the edge loop, once all of the vertex's edges are done.\n"
+            "  __device__ void post(Node n, const Closure& irgl_closure, const Accum& irgl_accum) "
+            "{\n"
+            "    [[maybe_unused]] uint32_t d = irgl_closure.d;\n"
+            "    visits += 1;\n"
+            "  }\n"
+            "\n"
+            "  __host__ __device__ static Accum identity() { return {}; }\n"
+            "  __device__ static void combine(Accum&, const Accum&) {}\n"
+            "  __device__ static void atomic_combine(Accum*, const Accum&) {}\n"
+            "  template <int BlockThreads>\n"
+            "  __device__ void flush() {\n"
+            "    visits.flush<BlockThreads>();\n"
+            "    lowest.flush<BlockThreads>();\n"
+            "  }\n"
+            "};\n"
+            "\n"
+            "// bfs.irgl:8: runs expand_body over the worklist in, schedule thread.\n"
             "void expand(const Graph& g, Worklist in, Worklist out, uint32_t limit) {\n"
-            "  static const LaunchShape shape = occupancy_shape(expand_kernel, 128);\n"
-            "  expand_kernel<<<shape.blocks, shape.threads>>>(g, in, out, limit, level.view(), "
-            "visits.view(), lowest.view());\n"
-            "  IRGL_CUDA_CHECK_LAUNCH();\n");
+            "  static schedule::State<expand_body> state;\n"
+            "  const expand_body body{g, in, out, limit, level.view(), visits.view(), "
+            "lowest.view()};\n"
+            "  schedule::RunOptions options;\n"
+            "  options.kernel_name = \"expand\";\n"
+            "  schedule::ThreadMapped<128>::run(body, schedule::WorklistItems{in.queue, "
+            "in.known_size}, state, options);\n"
+            "}\n");
   EXPECT_NE(source.find("program.schedules = \"expand: thread\";"), std::string::npos);
   EXPECT_NE(source.find("irgl::lang::CudaTarget target(driver, {sizeof(uint32_t), true});"),
             std::string::npos);
 }
 
-TEST(irglcCudaBackend, KernelsWithoutReductionsDoNotFlush) {
+TEST(irglcCudaBackend, KernelsWithoutReductionsFlushNothing) {
   Module module = bfs_module();
   module.kernels[0].reductions_used.clear();
   const std::string source = generate_cuda(module, {}).source;
-  EXPECT_EQ(source.find("flush"), std::string::npos);
-  EXPECT_EQ(source.find("Combine each reduction"), std::string::npos);
+  EXPECT_EQ(source.find(".flush<"), std::string::npos);
+  EXPECT_EQ(source.find("ReductionSlot"), std::string::npos);
+  EXPECT_NE(source.find("  template <int BlockThreads>\n  __device__ void flush() {}\n"),
+            std::string::npos);
+}
+
+// The launcher line of `source` that runs a policy: "schedule::X<...>::run(".
+std::string policy_call(const std::string& source) {
+  const std::string call = lines_between(source, "::run(body, ", "\n");
+  const size_t begin = call.find("schedule::");
+  return call.substr(begin, call.find("::run(") + 6 - begin);
+}
+
+TEST(irglcCudaBackend, EachScheduleRunsItsPolicy) {
+  const std::pair<const char*, const char*> policies[] = {
+      {"thread", "schedule::ThreadMapped<256>::run("},
+      {"warp", "schedule::Warp<256>::run("},
+      {"block", "schedule::Block<256>::run("},
+      {"group:2", "schedule::GroupMapped<256, 2>::run("},
+      {"group:128", "schedule::GroupMapped<256, 128>::run("},
+      {"twc", "schedule::Twc<256>::run("},
+      {"lb", "schedule::Lb<256>::run("},
+      {"merge-path", "schedule::MergePath<256>::run("},
+      {"alb", "schedule::Alb<256>::run("},
+  };
+  for (const auto& [name, policy] : policies) {
+    Module module = bfs_module();
+    ASSERT_EQ(parse_schedule_name(name, module.kernels[0].loop.edge_loop->schedule), "");
+    const std::string source = generate_cuda(module, {}).source;
+    EXPECT_EQ(policy_call(source), policy) << name;
+    EXPECT_NE(source.find(std::string("[schedule: ") + name + "]"), std::string::npos) << name;
+    EXPECT_EQ(source.find("options.alb_"), std::string::npos) << name;
+  }
+}
+
+TEST(irglcCudaBackend, VertexLoopsWithoutEdgesRunAVertexPerThread) {
+  Module module = bfs_module();
+  module.kernels[0].loop.edge_loop.reset();
+  module.kernels[0].loop.post.clear();
+  const std::string source = generate_cuda(module, {}).source;
+  EXPECT_EQ(policy_call(source), "schedule::ThreadMapped<256>::run(");
+  EXPECT_NE(source.find("static constexpr bool kHasEdges = false;"), std::string::npos);
+  EXPECT_NE(source.find("__device__ uint64_t edges_begin(Node) const { return 0; }"),
+            std::string::npos);
+}
+
+TEST(irglcCudaBackend, AlbOptionsReachTheLauncher) {
+  Module module = bfs_module();
+  Schedule& schedule = module.kernels[0].loop.edge_loop->schedule;
+  schedule.kind = ScheduleKind::alb;
+  schedule.alb_threshold = 4096;
+  schedule.alb_distribution = AlbDistribution::blocked;
+  EXPECT_EQ(lines_between(generate_cuda(module, {}).source, "  options.kernel_name = \"expand",
+                          "::run("),
+            "  options.kernel_name = \"expand\";\n"
+            "  options.alb_threshold = 4096;\n"
+            "  options.alb_distribution = schedule::Distribution::blocked;\n"
+            "  schedule::Alb<256>::run(body, schedule::WorklistItems{in.queue, in.known_size}, "
+            "state, options);\n");
+  // The defaults (threshold: the runtime's; cyclic) are left to the runtime.
+  schedule.alb_threshold.reset();
+  schedule.alb_distribution = AlbDistribution::cyclic;
+  EXPECT_EQ(generate_cuda(module, {}).source.find("options.alb_"), std::string::npos);
+}
+
+TEST(irglcCudaBackend, LoadInstrumentationCountsInEveryStateAndRecordsInMain) {
+  BackendOptions options;
+  options.instrument_load = true;
+  const std::string source = generate_cuda(bfs_module(), options).source;
+  EXPECT_NE(source.find("  static schedule::State<expand_body, schedule::LoadCounters> state;\n"),
+            std::string::npos);
+  EXPECT_NE(source.find("irgl::lang::CudaTarget target(driver, {sizeof(uint32_t), true}, "
+                        "/*records_load=*/true);"),
+            std::string::npos);
+  const std::string plain = generate_cuda(bfs_module(), {}).source;
+  EXPECT_EQ(plain.find("LoadCounters"), std::string::npos);
+  EXPECT_EQ(plain.find("records_load"), std::string::npos);
 }
 
 TEST(irglcCudaBackend, LibraryModeWritesAHeaderAndNoMain) {

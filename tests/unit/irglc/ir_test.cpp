@@ -78,15 +78,9 @@ TEST(irglcSchedule, NamesListsEveryScheduleForMessages) {
   EXPECT_EQ(schedule_names(), kScheduleList);
 }
 
-TEST(irglcSchedule, OnlyThreadIsImplemented) {
-  EXPECT_TRUE(schedule_implemented(ScheduleKind::thread));
-  for (ScheduleKind kind : {ScheduleKind::warp, ScheduleKind::block, ScheduleKind::group,
-                            ScheduleKind::twc, ScheduleKind::lb, ScheduleKind::merge_path,
-                            ScheduleKind::alb})
-    EXPECT_FALSE(schedule_implemented(kind));
-}
-
-TEST(irglcSchedule, DefaultIsThread) { EXPECT_EQ(Schedule{}.name(), "thread"); }
+// A Schedule before selection; the schedule-selection pass chooses ALB for
+// loops that nothing annotates (passes_test.cpp).
+TEST(irglcSchedule, DefaultConstructedIsThread) { EXPECT_EQ(Schedule{}.name(), "thread"); }
 
 CodeFragment fragment(std::vector<CodeSegment> segments, unsigned indent_column) {
   CodeFragment code;

@@ -43,7 +43,7 @@ PassRun run_standard(Module& module, const PassOptions& options) {
   return {ok, testing::internal::GetCapturedStderr()};
 }
 
-TEST(irglcScheduleSelection, DefaultsToThread) {
+TEST(irglcScheduleSelection, DefaultsToAlb) {
   Module module;
   module.kernels.push_back(kernel_with_edge_loop("a", {"x.irgl", 3, 5}));
   Kernel no_edges;
@@ -52,7 +52,10 @@ TEST(irglcScheduleSelection, DefaultsToThread) {
   const PassRun run = run_standard(module, {});
   EXPECT_TRUE(run.ok);
   EXPECT_EQ(run.stderr_text, "");
-  EXPECT_EQ(module.kernels[0].loop.edge_loop->schedule.name(), "thread");
+  const Schedule& schedule = module.kernels[0].loop.edge_loop->schedule;
+  EXPECT_EQ(schedule.name(), "alb");
+  EXPECT_FALSE(schedule.alb_threshold.has_value());
+  EXPECT_EQ(schedule.alb_distribution, AlbDistribution::cyclic);
   EXPECT_FALSE(module.kernels[1].loop.edge_loop.has_value());
 }
 
@@ -74,64 +77,97 @@ TEST(irglcScheduleSelection, AnnotationOverridesTheOption) {
   EXPECT_EQ(module.kernels[1].loop.edge_loop->schedule.kind, ScheduleKind::thread);
 }
 
-TEST(irglcScheduleSelection, RejectsAnUnimplementedOption) {
-  for (const char* name : {"warp", "block", "group:64", "twc", "lb", "merge-path", "alb"}) {
+TEST(irglcScheduleSelection, AppliesEveryScheduleOfTheOption) {
+  for (const char* name :
+       {"thread", "warp", "block", "group:2", "group:256", "twc", "lb", "merge-path", "alb"}) {
     Module module;
     module.kernels.push_back(kernel_with_edge_loop("a", {"x.irgl", 3, 5}));
     PassOptions options;
     options.schedule = schedule_named(name);
     const PassRun run = run_standard(module, options);
-    EXPECT_FALSE(run.ok) << name;
-    EXPECT_EQ(run.stderr_text, std::string("irglc: error: --schedule=") + name +
-                                   ": this version of irglc implements only the 'thread' "
-                                   "schedule\n");
+    EXPECT_TRUE(run.ok) << name;
+    EXPECT_EQ(run.stderr_text, "") << name;
+    EXPECT_EQ(module.kernels[0].loop.edge_loop->schedule.name(), name);
   }
 }
 
-TEST(irglcScheduleSelection, RejectsEveryUnimplementedAnnotationAtItsPragma) {
+TEST(irglcScheduleSelection, RejectsAnOptionGroupLargerThanTheBlock) {
+  Module module;
+  module.kernels.push_back(kernel_with_edge_loop("a", {"x.irgl", 3, 5}));
+  PassOptions options;
+  options.schedule = schedule_named("group:512");
+  PassRun run = run_standard(module, options);
+  EXPECT_FALSE(run.ok);
+  EXPECT_EQ(run.stderr_text,
+            "irglc: error: --schedule=group:512: groups of 512 threads do not fit in blocks of "
+            "256 (--block-threads)\n");
+  // Blocks of 512 threads hold it.
+  options.block_threads = 512;
+  run = run_standard(module, options);
+  EXPECT_TRUE(run.ok) << run.stderr_text;
+  EXPECT_EQ(module.kernels[0].loop.edge_loop->schedule.name(), "group:512");
+}
+
+TEST(irglcScheduleSelection, RejectsEveryAnnotatedGroupLargerThanTheBlockAtItsPragma) {
   Module module;
   module.kernels.push_back(kernel_with_edge_loop("a", {"x.irgl", 3, 5}));
   module.kernels.push_back(kernel_with_edge_loop("b", {"x.irgl", 9, 5}));
   module.kernels.push_back(kernel_with_edge_loop("c", {"x.irgl", 15, 5}));
-  module.kernels[0].loop.edge_loop->annotation = schedule_named("twc");
+  module.kernels[0].loop.edge_loop->annotation = schedule_named("group:64");
   module.kernels[0].loop.edge_loop->annotation_loc = {"no-such-dir/x.irgl", 2, 23};
-  module.kernels[2].loop.edge_loop->annotation = schedule_named("group:32");
+  module.kernels[1].loop.edge_loop->annotation = schedule_named("group:32");
+  module.kernels[2].loop.edge_loop->annotation = schedule_named("group:1024");
   module.kernels[2].loop.edge_loop->annotation_loc = {"no-such-dir/x.irgl", 14, 23};
-  const PassRun run = run_standard(module, {});
+  PassOptions options;
+  options.block_threads = 32;
+  const PassRun run = run_standard(module, options);
   EXPECT_FALSE(run.ok);
   // Both are reported (the file is unreadable, so without a source line).
   EXPECT_EQ(run.stderr_text,
-            "no-such-dir/x.irgl:2:23: error: schedule 'twc': this version of irglc implements "
-            "only the 'thread' schedule\n"
-            "no-such-dir/x.irgl:14:23: error: schedule 'group:32': this version of irglc "
-            "implements only the 'thread' schedule\n");
-  EXPECT_EQ(module.kernels[1].loop.edge_loop->schedule.name(), "thread");
+            "no-such-dir/x.irgl:2:23: error: schedule 'group:64': groups of 64 threads do not "
+            "fit in blocks of 32 (--block-threads)\n"
+            "no-such-dir/x.irgl:14:23: error: schedule 'group:1024': groups of 1024 threads do "
+            "not fit in blocks of 32 (--block-threads)\n");
+  EXPECT_EQ(module.kernels[1].loop.edge_loop->schedule.name(), "group:32");
 }
 
 TEST(irglcScheduleSelection, AlbOptionsNeedTheAlbSchedule) {
-  PassOptions threshold;
-  threshold.alb_threshold = 4096;
   PassOptions distribution;
   distribution.schedule = schedule_named("twc");
   distribution.alb_distribution = AlbDistribution::blocked;
-  for (const PassOptions& options : {threshold, distribution}) {
+  Module module;
+  module.kernels.push_back(kernel_with_edge_loop("a", {"x.irgl", 3, 5}));
+  const PassRun run = run_standard(module, distribution);
+  EXPECT_FALSE(run.ok);
+  EXPECT_EQ(run.stderr_text,
+            "irglc: error: --alb-threshold and --alb-distribution apply only to schedule 'alb' "
+            "(the default), not --schedule=twc\n");
+}
+
+TEST(irglcScheduleSelection, AlbOptionsConfigureTheOptionsAndTheDefaultSchedule) {
+  PassOptions threshold;  // no --schedule: the default, ALB
+  threshold.alb_threshold = 4096;
+  PassOptions both;
+  both.schedule = schedule_named("alb");
+  both.alb_threshold = 100;
+  both.alb_distribution = AlbDistribution::blocked;
+  for (const PassOptions& options : {threshold, both}) {
     Module module;
     module.kernels.push_back(kernel_with_edge_loop("a", {"x.irgl", 3, 5}));
+    // An annotated ALB loop keeps its own options.
+    module.kernels.push_back(kernel_with_edge_loop("b", {"x.irgl", 9, 5}));
+    module.kernels[1].loop.edge_loop->annotation = schedule_named("alb");
     const PassRun run = run_standard(module, options);
-    EXPECT_FALSE(run.ok);
-    EXPECT_EQ(run.stderr_text,
-              "irglc: error: --alb-threshold and --alb-distribution need --schedule=alb\n");
+    ASSERT_TRUE(run.ok) << run.stderr_text;
+    const Schedule& schedule = module.kernels[0].loop.edge_loop->schedule;
+    EXPECT_EQ(schedule.kind, ScheduleKind::alb);
+    EXPECT_EQ(schedule.alb_threshold, options.alb_threshold);
+    EXPECT_EQ(schedule.alb_distribution,
+              options.alb_distribution.value_or(AlbDistribution::cyclic));
+    const Schedule& annotated = module.kernels[1].loop.edge_loop->schedule;
+    EXPECT_FALSE(annotated.alb_threshold.has_value());
+    EXPECT_EQ(annotated.alb_distribution, AlbDistribution::cyclic);
   }
-  // With ALB they are accepted; ALB itself is not implemented yet.
-  PassOptions alb;
-  alb.schedule = schedule_named("alb");
-  alb.alb_threshold = 4096;
-  alb.alb_distribution = AlbDistribution::blocked;
-  Module module;
-  const PassRun run = run_standard(module, alb);
-  EXPECT_EQ(run.stderr_text,
-            "irglc: error: --schedule=alb: this version of irglc implements only the 'thread' "
-            "schedule\n");
 }
 
 TEST(irglcDiagnosticPrinter, ShowsTheSourceLineAndACaret) {

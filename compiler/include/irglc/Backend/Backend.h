@@ -16,6 +16,7 @@ struct BackendOptions {
   unsigned block_threads = 256;  // threads per block of every kernel
   std::string header_name;       // library mode: the header the source includes
   std::string command_line;      // how irglc was invoked, for the banner
+  bool instrument_load = false;  // record per-block load (--instrument=load)
 };
 
 struct GeneratedCode {

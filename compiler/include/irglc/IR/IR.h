@@ -90,8 +90,6 @@ struct Schedule {
 std::string parse_schedule_name(const std::string& text, Schedule& schedule);
 // The names parse_schedule_name accepts, for messages and --help.
 std::string schedule_names();
-// Whether this version of irglc can generate code for the schedule.
-bool schedule_implemented(ScheduleKind kind);
 
 //===----------------------------------------------------------------------===//
 // Kernels

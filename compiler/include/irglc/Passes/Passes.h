@@ -22,6 +22,7 @@ struct PassOptions {
   std::optional<Schedule> schedule;  // --schedule (default: the default schedule)
   std::optional<uint64_t> alb_threshold;
   std::optional<AlbDistribution> alb_distribution;
+  unsigned block_threads = 256;  // --block-threads
 };
 
 // Reports IR-level problems in Clang's style.
@@ -44,7 +45,7 @@ class Pass {
 };
 
 // Decides the schedule of every edge loop: a `#pragma irgl schedule` on the
-// loop, else --schedule, else the default; applies the ALB options.
+// loop, else --schedule, else the default (ALB); applies the ALB options.
 std::unique_ptr<Pass> create_schedule_selection_pass();
 
 class PassManager {
