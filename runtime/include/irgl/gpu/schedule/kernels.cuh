@@ -35,23 +35,26 @@ struct CombineAccum {
   }
 };
 
-// Broadcasts a trivially copyable value of any size from lane `source` of a
-// tile of at most 32 threads (cooperative groups' shfl stops at 32 bytes;
-// larger values go word by word).
+// Applies `shuffle` (a shuffle of one 32-bit word) to every word of a
+// trivially copyable value: cooperative groups' shuffles stop at 32 bytes.
+template <class T, class Shuffle>
+__device__ T shuffle_words(const T& value, Shuffle&& shuffle) {
+  constexpr unsigned kWords = (sizeof(T) + 3) / 4;
+  unsigned words[kWords] = {};
+  memcpy(words, &value, sizeof(T));
+#pragma unroll
+  for (unsigned w = 0; w < kWords; ++w) words[w] = shuffle(words[w]);
+  T result;
+  memcpy(&result, words, sizeof(T));
+  return result;
+}
+
+// Broadcasts a value of any size from lane `source` of a tile of at most 32
+// threads.
 template <class Tile, class T>
 __device__ T shfl_any(const Tile& tile, const T& value, unsigned source) {
-  if constexpr (sizeof(T) <= 32) {
-    return tile.shfl(value, source);
-  } else {
-    constexpr unsigned kWords = (sizeof(T) + 3) / 4;
-    unsigned words[kWords];
-    memcpy(words, &value, sizeof(T));
-#pragma unroll
-    for (unsigned w = 0; w < kWords; ++w) words[w] = tile.shfl(words[w], source);
-    T result;
-    memcpy(&result, words, sizeof(T));
-    return result;
-  }
+  if constexpr (sizeof(T) <= 32) return tile.shfl(value, source);
+  else return shuffle_words(value, [&](unsigned word) { return tile.shfl(word, source); });
 }
 
 // Combines every lane's accumulator over a tile of at most 32 threads; all
@@ -61,16 +64,10 @@ __device__ Accum reduce_any(const Tile& tile, Accum value) {
   if constexpr (sizeof(Accum) <= 32) {
     return cg::reduce(tile, value, CombineAccum<Body>());
   } else {
-    constexpr unsigned kWords = (sizeof(Accum) + 3) / 4;
-    for (unsigned offset = tile.size() / 2; offset > 0; offset /= 2) {
-      unsigned words[kWords];
-      memcpy(words, &value, sizeof(Accum));
-#pragma unroll
-      for (unsigned w = 0; w < kWords; ++w) words[w] = tile.shfl_down(words[w], offset);
-      Accum other;
-      memcpy(&other, words, sizeof(Accum));
-      Body::combine(value, other);
-    }
+    for (unsigned offset = tile.size() / 2; offset > 0; offset /= 2)
+      Body::combine(value, shuffle_words(value, [&](unsigned word) {
+                      return tile.shfl_down(word, offset);
+                    }));
     return shfl_any(tile, value, 0);
   }
 }

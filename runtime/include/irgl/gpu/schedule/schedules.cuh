@@ -201,21 +201,30 @@ struct ThreadMapped {
   }
 };
 
-template <int B, int G>
-struct GroupMapped {
+// The policies below distribute edges; a loop nest without an edge loop
+// has nothing to distribute and runs thread-mapped. Each derives from this
+// and defines run_edges() with run()'s parameters.
+template <int B, class Policy>
+struct EdgePolicy {
   template <class Body, class Frontier, class Counters>
   static void run(const Body& body, const Frontier& frontier, State<Body, Counters>& state,
                   const RunOptions& options = {}) {
-    if constexpr (!Body::kHasEdges) {
-      ThreadMapped<B>::run(body, frontier, state, options);
-    } else {
-      if constexpr (G <= 32)
-        detail::launch(state, options, "group",
-                       group_mapped_kernel<B, G, Body, Frontier, Counters>, B, body, frontier);
-      else
-        detail::launch(state, options, "group",
-                       block_group_kernel<B, G, Body, Frontier, Counters>, B, body, frontier);
-    }
+    if constexpr (Body::kHasEdges) Policy::run_edges(body, frontier, state, options);
+    else ThreadMapped<B>::run(body, frontier, state, options);
+  }
+};
+
+template <int B, int G>
+struct GroupMapped : EdgePolicy<B, GroupMapped<B, G>> {
+  template <class Body, class Frontier, class Counters>
+  static void run_edges(const Body& body, const Frontier& frontier, State<Body, Counters>& state,
+                        const RunOptions& options) {
+    if constexpr (G <= 32)
+      detail::launch(state, options, "group", group_mapped_kernel<B, G, Body, Frontier, Counters>,
+                     B, body, frontier);
+    else
+      detail::launch(state, options, "group", block_group_kernel<B, G, Body, Frontier, Counters>,
+                     B, body, frontier);
   }
 };
 template <int B>
@@ -224,38 +233,30 @@ template <int B>
 using Block = GroupMapped<B, B>;
 
 template <int B>
-struct Twc {
+struct Twc : EdgePolicy<B, Twc<B>> {
   template <class Body, class Frontier, class Counters>
-  static void run(const Body& body, const Frontier& frontier, State<Body, Counters>& state,
-                  const RunOptions& options = {}) {
-    if constexpr (!Body::kHasEdges) {
-      ThreadMapped<B>::run(body, frontier, state, options);
-    } else {
-      detail::launch(state, options, "twc", twc_kernel<B, Body, Frontier, NoHugeList, Counters>,
-                     B, body, frontier, NoHugeList{});
-    }
+  static void run_edges(const Body& body, const Frontier& frontier, State<Body, Counters>& state,
+                        const RunOptions& options) {
+    detail::launch(state, options, "twc", twc_kernel<B, Body, Frontier, NoHugeList, Counters>, B,
+                   body, frontier, NoHugeList{});
   }
 };
 
 // The edge-balanced schedules need the frontier's size on the host (known
 // for topology-driven loops and for a pipe's input right after empty()).
 template <int B, bool UseMergePath, Distribution Dist>
-struct EdgeBalanced {
+struct EdgeBalanced : EdgePolicy<B, EdgeBalanced<B, UseMergePath, Dist>> {
   template <class Body, class Frontier, class Counters>
-  static void run(const Body& body, const Frontier& frontier, State<Body, Counters>& state,
-                  const RunOptions& options = {}) {
-    if constexpr (!Body::kHasEdges) {
-      ThreadMapped<B>::run(body, frontier, state, options);
-    } else {
-      const uint64_t count = detail::frontier_size(frontier, options.stream);
-      if (count == 0) return;
-      ItemArrays<Body> items = state.items(count);
-      store_count(state.count(), count, options.stream);
-      detail::launch(state, options, "gather", gather_kernel<B, Body, Frontier, Counters>, B,
-                     body, frontier, items);
-      detail::run_items<B>(body, items, count, state, options, UseMergePath, Dist,
-                           UseMergePath ? "merge-path" : "edges");
-    }
+  static void run_edges(const Body& body, const Frontier& frontier, State<Body, Counters>& state,
+                        const RunOptions& options) {
+    const uint64_t count = detail::frontier_size(frontier, options.stream);
+    if (count == 0) return;
+    ItemArrays<Body> items = state.items(count);
+    store_count(state.count(), count, options.stream);
+    detail::launch(state, options, "gather", gather_kernel<B, Body, Frontier, Counters>, B, body,
+                   frontier, items);
+    detail::run_items<B>(body, items, count, state, options, UseMergePath, Dist,
+                         UseMergePath ? "merge-path" : "edges");
   }
 };
 template <int B>
@@ -267,39 +268,35 @@ using MergePath = EdgeBalanced<B, true, Distribution::cyclic>;
 // the threshold; when any were set aside, their edges are spread over the
 // whole grid (cyclic by default) and their post() runs after.
 template <int B>
-struct Alb {
+struct Alb : EdgePolicy<B, Alb<B>> {
   template <class Body, class Frontier, class Counters>
-  static void run(const Body& body, const Frontier& frontier, State<Body, Counters>& state,
-                  const RunOptions& options = {}) {
-    if constexpr (!Body::kHasEdges) {
-      ThreadMapped<B>::run(body, frontier, state, options);
-    } else {
-      const auto twc_inspecting = twc_kernel<B, Body, Frontier, HugeList<Body>, Counters>;
-      const uint64_t threshold =
-          alb_threshold(options.alb_threshold, uint64_t(state.grid(twc_inspecting, B)) * B);
-      if (!alb_inspects(body.max_degree(), threshold)) {  // no vertex can be huge: plain TWC
-        Twc<B>::run(body, frontier, state, options);
-        return;
-      }
-      const uint64_t capacity = detail::frontier_size(frontier, options.stream);
-      if (capacity == 0) return;
-      ItemArrays<Body> items = state.items(capacity);
-      HugeList<Body> huge;
-      huge.threshold = threshold;
-      huge.vertices = items.vertices;
-      huge.closures = items.closures;
-      huge.begins = items.begins;
-      huge.degrees = items.degrees;
-      huge.accums = items.accums;
-      huge.count = state.count();
-      IRGL_CUDA_CHECK(cudaMemsetAsync(huge.count, 0, sizeof(unsigned long long), options.stream));
-      detail::launch(state, options, "twc", twc_inspecting, B, body, frontier, huge);
-      const uint64_t huge_count = state.read_count(options.stream);
-      if (huge_count == 0) return;  // the huge-vertex kernel runs only when needed
-      IRGL_CUDA_CHECK(cudaMemsetAsync(items.active, 1, huge_count, options.stream));
-      detail::run_items<B>(body, items, huge_count, state, options, false,
-                           options.alb_distribution, "huge");
+  static void run_edges(const Body& body, const Frontier& frontier, State<Body, Counters>& state,
+                        const RunOptions& options) {
+    const auto twc_inspecting = twc_kernel<B, Body, Frontier, HugeList<Body>, Counters>;
+    const uint64_t threshold =
+        alb_threshold(options.alb_threshold, uint64_t(state.grid(twc_inspecting, B)) * B);
+    if (!alb_inspects(body.max_degree(), threshold)) {  // no vertex can be huge: plain TWC
+      Twc<B>::run(body, frontier, state, options);
+      return;
     }
+    const uint64_t capacity = detail::frontier_size(frontier, options.stream);
+    if (capacity == 0) return;
+    ItemArrays<Body> items = state.items(capacity);
+    HugeList<Body> huge;
+    huge.threshold = threshold;
+    huge.vertices = items.vertices;
+    huge.closures = items.closures;
+    huge.begins = items.begins;
+    huge.degrees = items.degrees;
+    huge.accums = items.accums;
+    huge.count = state.count();
+    IRGL_CUDA_CHECK(cudaMemsetAsync(huge.count, 0, sizeof(unsigned long long), options.stream));
+    detail::launch(state, options, "twc", twc_inspecting, B, body, frontier, huge);
+    const uint64_t huge_count = state.read_count(options.stream);
+    if (huge_count == 0) return;  // the huge-vertex kernel runs only when needed
+    IRGL_CUDA_CHECK(cudaMemsetAsync(items.active, 1, huge_count, options.stream));
+    detail::run_items<B>(body, items, huge_count, state, options, false,
+                         options.alb_distribution, "huge");
   }
 };
 
