@@ -25,32 +25,22 @@ mkdir -p "$IRGL_CACHE_DIR"
 jobs=${JOBS:-8}
 runs=${RUNS:-1}
 
-# Graphs: a path under DATASETS_DIR or a generator spec, then the kind of
-# weights it holds: i (integers), r (reals) or nothing.
+# Graphs: the real graphs of tools/gpu/datasets.txt, then EXTRA_GRAPHS, each
+# as PATH:KIND, KIND the weights it holds: i (integers), r (reals) or nothing.
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 graphs=(
-  "tiny/karate.mtx.xz:" "tiny/chesapeake.mtx.xz:" "tiny/dolphins.mtx.xz:" "tiny/polbooks.mtx.xz:"
-  "tiny/netscience.mtx.xz:r" "road/minnesota.mtx.xz:" "road/luxembourg_osm.mtx.xz:"
-  "road/usroads.mtx.xz:" "road/moscow_roads.txt.xz:" "road/moscow_roads.gr.xz:i"
-  "road/rome99.gr.xz:i" "road/monaco.wel.xz:i"
-  "powerlaw/musae_git_edges.csv.xz:" "powerlaw/ego-twitter-undirected.txt.xz:"
-  "powerlaw/cnr-2000.txt.xz:" "powerlaw/uk-2007-05-100000.txt.xz:"
-  "spmv/west0067.mtx.xz:r" "spmv/bips98_606.mtx.xz:r" "spmv/bcsstk13.mtx.xz:r" "spmv/bcsstk16.mtx.xz:r"
+  $(awk '!/^#/ && NF == 2 { print $1 ":" ($2 == "-" ? "" : $2) }' "$here/datasets.txt")
   ${EXTRA_GRAPHS:-}
 )
 apps=(${APPS:-bfs sssp cc pr kcore tc spmv})
 
-# The options an example needs (the checker gets the same).
+# The options an example needs (the checker gets the same), from
+# tools/gpu/app-options.txt, with vertex 1 as the source.
 options_for() {
-  local app=$1 weighted=$2
-  case $app in
-    bfs) echo "--source 1" ;;
-    sssp) [ "$weighted" = i ] && echo "--source 1" || echo "--source 1 --weights=hash:100" ;;
-    cc) echo "--symmetrize" ;;
-    pr) echo "" ;;
-    kcore) echo "--simple --k 3" ;;
-    tc) echo "--simple" ;;
-    spmv) [ -n "$weighted" ] && echo "" || echo "--weights=unit" ;;
-  esac
+  local app=$1 weighted=${2:--}
+  awk -v app="$app" -v w="$weighted" '!/^#/ && $1 == app && ($2 == "*" || $2 == w) {
+      line = ""; for (i = 3; i <= NF; i++) line = line (i > 3 ? " " : "") $i
+      gsub(/\{source\}/, "1", line); print line; exit }' "$here/app-options.txt"
 }
 
 graph_path() {
@@ -126,7 +116,7 @@ gpu_run() {
 }
 
 export -f reference same_answer gpu_run options_for graph_path tag_of
-export bin data work runs
+export bin data work runs here
 
 for app in "${apps[@]}"; do
   for entry in "${graphs[@]}"; do

@@ -26,6 +26,11 @@ void store_count(unsigned long long* count, uint64_t value, cudaStream_t stream)
   IRGL_CUDA_CHECK_LAUNCH();
 }
 
+AlbOverrides& alb_overrides() {
+  static AlbOverrides overrides;
+  return overrides;
+}
+
 std::vector<LoadRecord>& global_load_log() {
   static std::vector<LoadRecord> log;
   return log;
@@ -71,8 +76,10 @@ void LoadRecorder::end(const std::string& kernel, const std::string& phase, cuda
   LoadRecord record;
   record.kernel = kernel;
   record.phase = phase;
-  for (const LoadRecord& earlier : log)
-    record.launch += earlier.kernel == kernel && earlier.phase == phase;
+  // Launches so far per kernel and phase (a map: runs can have many rounds).
+  static std::map<std::pair<std::string, std::string>, uint64_t> launches;
+  if (log.empty()) launches.clear();
+  record.launch = launches[{kernel, phase}]++;
   record.block_edges.assign(edges.begin(), edges.end());
   for (int p = 0; p < kLoadPaths; ++p) record.path_vertices[p] = paths[p];
   log.push_back(std::move(record));

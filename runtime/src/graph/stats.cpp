@@ -21,6 +21,7 @@ template <class Degree>
 DegreeStats summarize_degrees(uint64_t n, uint64_t total, Degree&& degree) {
   struct Partial {
     uint64_t min = UINT64_MAX, max = 0, zero = 0;
+    uint64_t max_vertex = UINT64_MAX;
     std::vector<uint64_t> histogram = std::vector<uint64_t>(65, 0);
   };
   std::vector<Partial> partials(parallel_chunk_count(0, n));
@@ -29,7 +30,11 @@ DegreeStats summarize_degrees(uint64_t n, uint64_t total, Degree&& degree) {
     for (uint64_t v = lo; v < hi; ++v) {
       const uint64_t d = degree(v);
       partial.min = std::min(partial.min, d);
-      partial.max = std::max(partial.max, d);
+      if (partial.max_vertex == UINT64_MAX || d > partial.max ||
+          (d == partial.max && v < partial.max_vertex)) {
+        partial.max = d;
+        partial.max_vertex = v;
+      }
       ++partial.histogram[log2_bucket(d)];
     }
   });
@@ -37,11 +42,18 @@ DegreeStats summarize_degrees(uint64_t n, uint64_t total, Degree&& degree) {
   if (n == 0) return stats;
   stats.min = UINT64_MAX;
   std::vector<uint64_t> histogram(65, 0);
+  uint64_t max_vertex = UINT64_MAX;
   for (const Partial& partial : partials) {
     stats.min = std::min(stats.min, partial.min);
-    stats.max = std::max(stats.max, partial.max);
+    if (partial.max_vertex == UINT64_MAX) continue;  // an empty chunk
+    if (max_vertex == UINT64_MAX || partial.max > stats.max ||
+        (partial.max == stats.max && partial.max_vertex < max_vertex)) {
+      stats.max = partial.max;
+      max_vertex = partial.max_vertex;
+    }
     for (unsigned k = 0; k < histogram.size(); ++k) histogram[k] += partial.histogram[k];
   }
+  stats.max_vertex = static_cast<VertexId>(max_vertex);
   stats.zero = histogram[0];
   stats.average = static_cast<double>(total) / static_cast<double>(n);
   histogram.resize(log2_bucket(stats.max) + 1);
@@ -283,7 +295,7 @@ std::string bucket_label(unsigned k) {
 
 void print_degree_line(std::ostream& out, const char* label, const DegreeStats& d) {
   out << label << ": min " << d.min << ", max " << d.max << ", avg " << format("%.2f", d.average)
-      << ", zero " << d.zero << '\n';
+      << ", zero " << d.zero << ", max at vertex " << d.max_vertex << '\n';
 }
 
 std::string json_string(const std::string& text) {
@@ -306,6 +318,7 @@ std::string json_string(const std::string& text) {
 void print_degree_json(std::ostream& out, const DegreeStats& d) {
   out << "{\"min\": " << d.min << ", \"max\": " << d.max
       << ", \"avg\": " << format("%.6g", d.average) << ", \"zero\": " << d.zero
+      << ", \"max_vertex\": " << d.max_vertex
       << ", \"log2_histogram\": [";
   for (size_t k = 0; k < d.log2_histogram.size(); ++k)
     out << (k ? ", " : "") << d.log2_histogram[k];

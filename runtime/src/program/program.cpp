@@ -4,6 +4,7 @@
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <cstdio>
+#include <optional>
 #include <sstream>
 #include <iostream>
 
@@ -163,6 +164,26 @@ void write_load_report_file(const std::string& path, bool force, const ProgramTa
   std::cout << "load report " << path << "\n";
 }
 
+// The ALB overrides asked for, checked; prints them so that reports show them.
+void tune_alb(const po::variables_map& values, ProgramTarget& target) {
+  std::optional<uint64_t> threshold;
+  std::optional<bool> blocked;
+  if (values.count("alb-threshold")) threshold = values["alb-threshold"].as<uint64_t>();
+  if (values.count("alb-distribution")) {
+    const std::string distribution = values["alb-distribution"].as<std::string>();
+    if (distribution != "cyclic" && distribution != "blocked")
+      throw InputError::in("--alb-distribution",
+                           "'" + distribution + "' is neither cyclic nor blocked");
+    blocked = distribution == "blocked";
+  }
+  if (!threshold && !blocked) return;
+  target.tune_alb(threshold, blocked);
+  std::cout << "alb overrides: threshold "
+            << (threshold ? std::to_string(*threshold) : std::string("as compiled"))
+            << ", distribution "
+            << (blocked ? (*blocked ? "blocked" : "cyclic") : "as compiled") << "\n";
+}
+
 struct TimeSummary {
   double median, min, max;
 };
@@ -197,6 +218,14 @@ int run_program(int argc, char** argv, const ProgramDescription& description,
       options.add_options()("load-report", po::value(&load_report),
                             "write the last run's load log (per-block edges, vertices per path) "
                             "as JSON, for tools/plot-load.py");
+    const bool tunes_alb =
+        target.tunes_alb() && description.schedules.find("alb") != std::string::npos;
+    if (tunes_alb)
+      options.add_options()("alb-threshold", po::value<uint64_t>(),
+                            "override the ALB threshold the kernels were compiled with "
+                            "(degree above which a vertex is huge; 0: every vertex)")(
+          "alb-distribution", po::value<std::string>(),
+          "override the ALB huge-edge distribution: cyclic or blocked");
     po::options_description parameters("Program parameters");
     for (const ProgramParameter& parameter : description.parameters)
       add_parameter(parameters, parameter);
@@ -213,10 +242,13 @@ int run_program(int argc, char** argv, const ProgramDescription& description,
       std::cout << options << "\nSchedules: " << description.schedules << "\n";
       return 0;
     }
-    parse_command_line(description.name, argc, argv, options, &positional);
+    const po::variables_map values =
+        parse_command_line(description.name, argc, argv, options, &positional);
     if (graph_source.empty())
       throw InputError::in(description.name, "no graph given (see --help)");
     if (runs == 0) throw InputError::in("--runs", "must be at least 1");
+
+    if (tunes_alb) tune_alb(values, target);
 
     const auto load_start = std::chrono::steady_clock::now();
     const LoadOptions load_options = graph_load_options(graph_values, description);

@@ -173,6 +173,18 @@ TEST(StatsPrinters, JsonEscapesTheNameAndWritesNullWithoutDiameter) {
   EXPECT_NE(out.str().find("\"diameter\": null}"), std::string::npos) << out.str();
 }
 
+// Benchmarks start traversals at the vertex of highest degree: the smallest
+// such id, whichever parallel chunk finds it.
+TEST(Stats, MaxDegreeVertexIsTheSmallestOfTies) {
+  std::vector<testing::Edge> edges;
+  for (VertexId hub : {70000u, 30000u, 99999u})
+    for (VertexId k = 1; k <= 3; ++k) edges.push_back({hub, k});
+  const GraphStats stats = compute_stats(graph_of(100000, edges), {false});
+  EXPECT_EQ(stats.out_degree.max, 3u);
+  EXPECT_EQ(stats.out_degree.max_vertex, 30000u);
+  EXPECT_EQ(stats.in_degree.max_vertex, 1u);
+}
+
 TEST(StatsPrinters, Text) {
   std::ostringstream out;
   print_stats_text(out, compute_stats(graph_of(3, {{0, 1}, {0, 2}, {1, 1}})));
@@ -186,8 +198,8 @@ TEST(StatsPrinters, Text) {
             "sorted: yes\n"
             "transpose: no\n"
             "csr size: 0.000 GB (44 bytes)\n"
-            "out-degree: min 0, max 2, avg 1.00, zero 1\n"
-            "in-degree: min 0, max 2, avg 1.00, zero 1\n"
+            "out-degree: min 0, max 2, avg 1.00, zero 1, max at vertex 0\n"
+            "in-degree: min 0, max 2, avg 1.00, zero 1, max at vertex 1\n"
             "components: 1 (largest 3 vertices)\n"
             "diameter: >= 2 (largest component, 2 BFS sweeps, 1 to 2)\n"
             "degree histogram:\n"

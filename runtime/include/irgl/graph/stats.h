@@ -21,6 +21,7 @@ namespace irgl {
 struct DegreeStats {
   uint64_t min = 0;
   uint64_t max = 0;
+  VertexId max_vertex = kNoVertex;  // the smallest id of degree `max`
   double average = 0;
   uint64_t zero = 0;  // vertices of degree 0
   // log2_histogram[0] counts vertices of degree 0, log2_histogram[k] those of

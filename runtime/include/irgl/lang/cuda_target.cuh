@@ -6,6 +6,7 @@
 
 #include "irgl/gpu/device_info.h"
 #include "irgl/gpu/schedule/load_log.h"
+#include "irgl/gpu/schedule/schedules.cuh"
 #include "irgl/gpu/timer.h"
 #include "irgl/lang/cuda.cuh"
 #include "irgl/lang/program.h"
@@ -54,6 +55,14 @@ class CudaTarget : public ProgramTarget {
   }
 
   bool records_load() const override { return records_load_; }
+  bool tunes_alb() const override { return true; }
+  void tune_alb(std::optional<uint64_t> threshold, std::optional<bool> blocked) override {
+    auto& overrides = gpu::schedule::alb_overrides();
+    overrides.threshold = threshold;
+    if (blocked)
+      overrides.distribution =
+          *blocked ? gpu::schedule::Distribution::blocked : gpu::schedule::Distribution::cyclic;
+  }
   void write_load_report(std::ostream& out) const override {
     gpu::schedule::write_load_log(out, gpu::schedule::global_load_log());
   }

@@ -9,6 +9,8 @@
 // the driver once, which re-initialises all vertex data.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -53,6 +55,13 @@ class ProgramTarget {
   // --instrument=load), and writing the last run's log as JSON.
   virtual bool records_load() const { return false; }
   virtual void write_load_report(std::ostream& out) const { (void)out; }
+  // Whether the ALB parameters compiled into the kernels can be overridden
+  // for a run (--alb-threshold, --alb-distribution "cyclic" or "blocked").
+  virtual bool tunes_alb() const { return false; }
+  virtual void tune_alb(std::optional<uint64_t> threshold, std::optional<bool> blocked) {
+    (void)threshold;
+    (void)blocked;
+  }
 };
 
 // Parses the command line, loads the graph, runs and reports. Returns the

@@ -24,6 +24,7 @@
 
 #include <cstdint>
 #include <cub/device/device_scan.cuh>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -49,6 +50,15 @@ struct RunOptions {
   Distribution alb_distribution = Distribution::cyclic;
   const char* kernel_name = "";  // for the load log (instrumented States)
 };
+
+// Run-time overrides of the ALB parameters compiled into the launch sites
+// (the generated programs' --alb-threshold and --alb-distribution), so that
+// one build can sweep them (tools/bench, the ALB threshold study).
+struct AlbOverrides {
+  std::optional<uint64_t> threshold;
+  std::optional<Distribution> distribution;
+};
+AlbOverrides& alb_overrides();
 
 // Persistent per-launch-site state of the schedules for one Body type.
 // Counters is NoLoadCounters, or LoadCounters to record per-block edge counts
@@ -273,8 +283,10 @@ struct Alb : EdgePolicy<B, Alb<B>> {
   static void run_edges(const Body& body, const Frontier& frontier, State<Body, Counters>& state,
                         const RunOptions& options) {
     const auto twc_inspecting = twc_kernel<B, Body, Frontier, HugeList<Body>, Counters>;
+    const AlbOverrides& overrides = alb_overrides();
     const uint64_t threshold =
-        alb_threshold(options.alb_threshold, uint64_t(state.grid(twc_inspecting, B)) * B);
+        alb_threshold(overrides.threshold.value_or(options.alb_threshold),
+                      uint64_t(state.grid(twc_inspecting, B)) * B);
     if (!alb_inspects(body.max_degree(), threshold)) {  // no vertex can be huge: plain TWC
       Twc<B>::run(body, frontier, state, options);
       return;
@@ -296,7 +308,7 @@ struct Alb : EdgePolicy<B, Alb<B>> {
     if (huge_count == 0) return;  // the huge-vertex kernel runs only when needed
     IRGL_CUDA_CHECK(cudaMemsetAsync(items.active, 1, huge_count, options.stream));
     detail::run_items<B>(body, items, huge_count, state, options, false,
-                         options.alb_distribution, "huge");
+                         overrides.distribution.value_or(options.alb_distribution), "huge");
   }
 };
 
