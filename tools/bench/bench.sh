@@ -44,10 +44,19 @@ mkdir -p "$out"
 export IRGL_CACHE_DIR=${IRGL_CACHE_DIR:-$out/cache}
 # cuSPARSE is linked dynamically: find it where the toolkit lives.
 export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}/usr/local/cuda/lib64
+# A SIGTERM (say from `timeout`) reaches the running table, which then writes
+# what it has measured; no later table starts.
+child=
+stopped=0
+trap 'stopped=1; [ -n "$child" ] && kill -TERM "$child" 2> /dev/null' TERM INT
 status=0
 results=()
 for table in "${tables[@]}"; do
-  "$here/irgl-bench" run "$table" --bin "$bin" --out "$out" --force "$@" || status=1
+  [ $stopped = 0 ] || break
+  "$here/irgl-bench" run "$table" --bin "$bin" --out "$out" --force "$@" &
+  child=$!
+  wait $child || { wait $child; status=1; }
+  child=
   [ -f "$out/$table.json" ] && results+=("$out/$table.json")
 done
 [ ${#results[@]} -gt 0 ] && { "$here/irgl-bench" report "${results[@]}" --out "$out" --force || status=1; }
