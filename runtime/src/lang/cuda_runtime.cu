@@ -68,11 +68,12 @@ void push_vertex(const gpu::SparseQueueView& queue, Node n, cudaStream_t stream)
 }
 
 void push_all_vertices(const gpu::SparseQueueView& queue, uint32_t nodes, cudaStream_t stream) {
-  gpu::DeviceBuffer<uint64_t> first(1);
-  reserve_kernel<<<1, 1, 0, stream>>>(queue, nodes, first.data());
+  // Kept between calls: a cudaFree per call would synchronize the device.
+  static auto* first = new gpu::DeviceBuffer<uint64_t>(1);
+  reserve_kernel<<<1, 1, 0, stream>>>(queue, nodes, first->data());
   IRGL_CUDA_CHECK_LAUNCH();
   uint64_t host_first = 0;
-  first.download(&host_first, 1, stream);
+  first->download(&host_first, 1, stream);
   const unsigned threads = 256;
   const unsigned blocks = static_cast<unsigned>(std::min<uint64_t>((nodes + threads - 1) / threads, 65535));
   if (blocks > 0) push_all_kernel<<<blocks, threads, 0, stream>>>(queue, nodes, host_first);
@@ -84,9 +85,39 @@ uint64_t pipe_capacity(const Graph& graph) {
   const uint64_t wanted = graph.num_edges() + graph.num_nodes() + 1;
   return std::min<uint64_t>(wanted, uint64_t{1} << 34);
 }
+
+// Pipes outlive the runs that use them. Allocating a pipe every run (two
+// cudaMallocs, the pinned counter mirror, and the cudaFrees that synchronize
+// the device) cost about 0.5 ms per run on an H200, more than the whole of
+// bfs on a small graph (tools/bench, docs/performance.md); idle pipes wait
+// here for the next run. Never destroyed: at exit CUDA frees everything.
+std::vector<gpu::Pipe>& idle_pipes() {
+  static auto* pipes = new std::vector<gpu::Pipe>();
+  return *pipes;
+}
+
+gpu::Pipe take_pipe(uint64_t capacity) {
+  std::vector<gpu::Pipe>& idle = idle_pipes();
+  for (auto pipe = idle.begin(); pipe != idle.end(); ++pipe) {
+    if (pipe->capacity() != capacity) continue;
+    gpu::Pipe taken = std::move(*pipe);
+    idle.erase(pipe);
+    taken.clear();
+    return taken;
+  }
+  return gpu::Pipe(capacity);
+}
+
 }  // namespace
 
-Pipe::Pipe(const Graph& graph) : pipe_(pipe_capacity(graph)), nodes_(graph.num_nodes()) {}
+Pipe::Pipe(const Graph& graph)
+    : pipe_(take_pipe(pipe_capacity(graph))), nodes_(graph.num_nodes()) {}
+
+Pipe::~Pipe() {
+  if (pipe_.capacity() != 0) idle_pipes().push_back(std::move(pipe_));
+}
+
+void release_idle_pipes() { idle_pipes().clear(); }
 
 uint64_t Pipe::size() {
   const gpu::PipeSizes sizes = pipe_.read_sizes();

@@ -155,9 +155,11 @@ TEST(StatsPrinters, Json) {
             "{\"graph\": \"hand-made\", \"vertices\": 3, \"edges\": 3, \"self_loops\": 1, "
             "\"weights\": \"none\", \"symmetric\": false, \"sorted\": true, \"transpose\": false, "
             "\"csr_bytes\": 44, "
-            "\"out_degree\": {\"min\": 0, \"max\": 2, \"avg\": 1, \"zero\": 1, \"log2_histogram\": "
+            "\"out_degree\": {\"min\": 0, \"max\": 2, \"avg\": 1, \"zero\": 1, \"max_vertex\": 0, "
+            "\"log2_histogram\": "
             "[1, 1, 1]}, "
-            "\"in_degree\": {\"min\": 0, \"max\": 2, \"avg\": 1, \"zero\": 1, \"log2_histogram\": "
+            "\"in_degree\": {\"min\": 0, \"max\": 2, \"avg\": 1, \"zero\": 1, \"max_vertex\": 1, "
+            "\"log2_histogram\": "
             "[1, 1, 1]}, "
             "\"components\": 1, \"largest_component\": 3, "
             "\"diameter\": {\"lower_bound\": 2, \"sweeps\": 2, \"from\": 1, \"to\": 2}}");

@@ -85,6 +85,9 @@ struct Worklist {
 #endif
 };
 
+// Frees the GPU memory of the pipes that no driver uses at the moment.
+void release_idle_pipes();
+
 // Appends one vertex / all vertices 0..nodes-1 to a queue on the GPU
 // (stream-ordered, no synchronization).
 void push_vertex(const gpu::SparseQueueView& queue, Node n, cudaStream_t stream = 0);
@@ -93,9 +96,14 @@ void push_all_vertices(const gpu::SparseQueueView& queue, uint32_t nodes, cudaSt
 // Two worklists for rounds of data-driven work (see irgl.h). Each holds up
 // to |E| + |V| items, enough for one push per edge of a round whose input has
 // no duplicates; a round that pushes more is an error, never a silent drop.
+// A destroyed pipe keeps its GPU memory for the next pipe of the same size
+// (the next run of the driver); release_idle_pipes() frees it.
 class Pipe {
  public:
   explicit Pipe(const Graph& graph);
+  ~Pipe();
+  Pipe(const Pipe&) = delete;
+  Pipe& operator=(const Pipe&) = delete;
 
   void push(Node n) {
     push_vertex(pipe_.in(), n);

@@ -1,0 +1,48 @@
+// The Pipe of generated programs (irgl/lang/cuda.cuh): storage outlives a
+// run, so the next run's pipe reuses it, empty.
+#include <gtest/gtest.h>
+
+#include "gpu_test.h"
+#include "graph_fixtures.h"
+#include "irgl/gpu/device_graph.h"
+#include "irgl/lang/cuda.cuh"
+
+namespace irgl::lang {
+namespace {
+
+// Regression: every run allocated its pipe (cudaMalloc, pinned counters,
+// synchronizing cudaFrees), 0.5 ms per run on an H200 (docs/performance.md).
+TEST(LangPipe, TheNextRunReusesTheStorageEmpty) {
+  IRGL_REQUIRE_GPU();
+  const gpu::DeviceGraph device(irgl::testing::random_graph("lang-pipe", 100, 400, WeightType::none, false, 1));
+  const Graph graph = view_of(device);
+  release_idle_pipes();
+  const VertexId* first_storage[2] = {};
+  {
+    Pipe run(graph);
+    run.push(3);
+    run.push(4);
+    EXPECT_EQ(run.size(), 2u);
+    first_storage[0] = run.in().queue.items;
+    first_storage[1] = run.out().queue.items;
+    run.swap();
+    run.push(1);  // leaves items behind in both queues
+  }
+  Pipe next(graph);
+  EXPECT_EQ(next.size(), 0u);
+  const VertexId* reused = next.in().queue.items;
+  EXPECT_TRUE(reused == first_storage[0] || reused == first_storage[1]);
+  next.swap();
+  EXPECT_EQ(next.size(), 0u);  // the other queue is empty too
+  next.push(7);
+  EXPECT_EQ(next.size(), 1u);
+
+  Pipe alongside(graph);  // a pipe alive at the same time has its own storage
+  EXPECT_NE(alongside.in().queue.items, next.in().queue.items);
+  EXPECT_NE(alongside.in().queue.items, next.out().queue.items);
+  EXPECT_EQ(alongside.size(), 0u);
+  release_idle_pipes();
+}
+
+}  // namespace
+}  // namespace irgl::lang
