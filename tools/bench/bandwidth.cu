@@ -18,6 +18,7 @@
 #include "irgl/gpu/timer.h"
 #include "irgl/options/graph_options.h"
 #include "irgl/support/error.h"
+#include "irgl/support/time_summary.h"
 
 namespace po = boost::program_options;
 
@@ -57,12 +58,6 @@ __global__ void random_atomic_min_kernel(uint32_t* data, uint32_t mask, uint64_t
     atomicMin(&data[scramble(i) & mask], static_cast<uint32_t>(i));
 }
 
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const size_t n = values.size();
-  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
 // Median milliseconds of `runs` launches of `launch` after one warm-up.
 template <class Launch>
 double time_ms(unsigned runs, Launch&& launch) {
@@ -76,7 +71,7 @@ double time_ms(unsigned runs, Launch&& launch) {
     times.push_back(timer.elapsed_ms());
   }
   IRGL_CUDA_CHECK(cudaGetLastError());
-  return median(times);
+  return summarize_times(times).median;
 }
 
 int run(int argc, char** argv) {

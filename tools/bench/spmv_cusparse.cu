@@ -23,6 +23,7 @@
 #include "irgl/options/graph_options.h"
 #include "irgl/results/result_writer.h"
 #include "irgl/support/error.h"
+#include "irgl/support/time_summary.h"
 
 namespace po = boost::program_options;
 
@@ -159,10 +160,7 @@ int run(int argc, char** argv) {
     std::printf("run %u: %.3f ms\n", i + 1, times.back());
   }
   IRGL_CUDA_CHECK(cudaDeviceSynchronize());
-  std::sort(times.begin(), times.end());
-  const double median = runs % 2 ? times[runs / 2] : (times[runs / 2 - 1] + times[runs / 2]) / 2;
-  std::printf("time: median %.3f ms, min %.3f ms, max %.3f ms over %u run%s\n", median,
-              times.front(), times.back(), runs, runs == 1 ? "" : "s");
+  print_time_summary(summarize_times(times), times.size());
 
   if (!output.empty()) {
     std::vector<float> host(n);

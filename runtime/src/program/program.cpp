@@ -13,6 +13,7 @@
 #include "irgl/results/result_writer.h"
 #include "irgl/support/atomic_file.h"
 #include "irgl/support/error.h"
+#include "irgl/support/time_summary.h"
 
 namespace po = boost::program_options;
 
@@ -184,17 +185,6 @@ void tune_alb(const po::variables_map& values, ProgramTarget& target) {
             << (blocked ? (*blocked ? "blocked" : "cyclic") : "as compiled") << "\n";
 }
 
-struct TimeSummary {
-  double median, min, max;
-};
-
-TimeSummary summarize(std::vector<double> times) {
-  std::sort(times.begin(), times.end());
-  const size_t n = times.size();
-  const double median = n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
-  return {median, times.front(), times.back()};
-}
-
 }  // namespace
 
 int run_program(int argc, char** argv, const ProgramDescription& description,
@@ -276,9 +266,7 @@ int run_program(int argc, char** argv, const ProgramDescription& description,
       times.push_back(target.run());
       std::printf("run %u: %.3f ms\n", i + 1, times.back());
     }
-    const TimeSummary summary = summarize(times);
-    std::printf("time: median %.3f ms, min %.3f ms, max %.3f ms over %u run%s\n", summary.median,
-                summary.min, summary.max, runs, runs == 1 ? "" : "s");
+    print_time_summary(summarize_times(times), times.size());
 
     if (!load_report.empty()) write_load_report_file(load_report, force, target);
     if (!output.empty()) {
