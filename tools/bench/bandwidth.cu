@@ -17,6 +17,7 @@
 #include "irgl/gpu/device_info.h"
 #include "irgl/gpu/timer.h"
 #include "irgl/options/graph_options.h"
+#include "irgl/options/unsigned_option.h"
 #include "irgl/support/error.h"
 #include "irgl/support/time_summary.h"
 
@@ -81,9 +82,10 @@ int run(int argc, char** argv) {
       "Usage: irgl-bandwidth [options]\nMeasures streaming copy, random-read and random-atomicMin "
       "rates of the GPU (JSON on stdout).\nOptions");
   options.add_options()("help,h", "show this help")(
-      "megabytes", po::value(&megabytes)->default_value(1024),
+      "megabytes", unsigned_value(&megabytes, "--megabytes")->default_value("1024"),
       "size of each array (beyond the L2 cache; a power of two is used for the random tests)")(
-      "runs", po::value(&runs)->default_value(5), "timed runs of each test (median)");
+      "runs", unsigned_value(&runs, "--runs")->default_value("5"),
+      "timed runs of each test (median)");
   const po::variables_map values = parse_command_line(kTool, argc, argv, options);
   if (values.count("help")) {
     std::cout << options;

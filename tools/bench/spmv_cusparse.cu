@@ -21,6 +21,7 @@
 #include "irgl/gpu/timer.h"
 #include "irgl/graph/load.h"
 #include "irgl/options/graph_options.h"
+#include "irgl/options/unsigned_option.h"
 #include "irgl/results/result_writer.h"
 #include "irgl/support/error.h"
 #include "irgl/support/time_summary.h"
@@ -87,8 +88,9 @@ int run(int argc, char** argv) {
       "graph", po::value(&graph_source), "graph file or generator spec")(
       "output,o", po::value(&output), "write y to this file (checker format)")(
       "force", po::bool_switch(&force), "replace an existing --output file")(
-      "runs", po::value(&runs)->default_value(1), "timed runs")(
-      "warmup", po::value(&warmup)->default_value(0), "untimed runs before them");
+      "runs", unsigned_value(&runs, "--runs")->default_value("1"), "timed runs")(
+      "warmup", unsigned_value(&warmup, "--warmup")->default_value("0"),
+      "untimed runs before them");
   po::options_description graph_options("Graph loading");
   add_graph_options(graph_options, graph_values);
   options.add(graph_options);

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "irgl/options/graph_options.h"
+#include "irgl/options/unsigned_option.h"
 #include "irgl/support/atomic_file.h"
 #include "irgl/support/error.h"
 #include "irglc/Backend/Backend.h"
@@ -32,7 +33,7 @@ struct Options {
   std::string input, output;
   std::string emit = "program", target = "cuda", schedule, alb_distribution, prelude_dir;
   std::vector<std::string> include_dirs, defines;
-  uint64_t alb_threshold = 0;
+  std::string alb_threshold;
   bool alb_threshold_given = false;
   // Signed, so that a negative value is reported as written rather than
   // wrapped around by the option parser.
@@ -191,7 +192,11 @@ int compile(int argc, char** argv) {
       throw irgl::InputError::in("--schedule", problem);
     pass_options.schedule = schedule;
   }
-  if (map.count("alb-threshold")) pass_options.alb_threshold = options.alb_threshold;
+  // Strictly: Boost would read "-5" as 2^64 - 5. The largest value is the
+  // runtime's "default" sentinel.
+  if (map.count("alb-threshold"))
+    pass_options.alb_threshold =
+        irgl::parse_unsigned(options.alb_threshold, "--alb-threshold", UINT64_MAX - 1);
   if (map.count("alb-distribution")) {
     if (options.alb_distribution == "cyclic") pass_options.alb_distribution = irglc::AlbDistribution::cyclic;
     else if (options.alb_distribution == "blocked") pass_options.alb_distribution = irglc::AlbDistribution::blocked;

@@ -10,6 +10,7 @@
 
 #include "irgl/lang/outputs.h"
 #include "irgl/options/graph_options.h"
+#include "irgl/options/unsigned_option.h"
 #include "irgl/results/result_writer.h"
 #include "irgl/support/atomic_file.h"
 #include "irgl/support/error.h"
@@ -34,15 +35,25 @@ po::typed_value<T>* typed(const ProgramParameter& parameter) {
   return value->default_value(*static_cast<T*>(parameter.value), parameter.default_text);
 }
 
+// Unsigned parameters refuse negative values (unsigned_option.h).
+template <class T>
+po::typed_value<std::string>* typed_unsigned(const ProgramParameter& parameter,
+                                             const std::string& option) {
+  auto* value = unsigned_value(static_cast<T*>(parameter.value), "--" + option);
+  if (parameter.required) return value->required();
+  return value->default_value(std::to_string(*static_cast<T*>(parameter.value)),
+                              parameter.default_text);
+}
+
 void add_parameter(po::options_description& description, const ProgramParameter& parameter) {
   using Type = ProgramParameter::Type;
   const std::string name = option_name(parameter.name);
   const std::string help = parameter.is_node ? "a vertex id" : "a program parameter";
   po::value_semantic* semantic = nullptr;
   switch (parameter.type) {
-    case Type::u32: semantic = typed<uint32_t>(parameter); break;
+    case Type::u32: semantic = typed_unsigned<uint32_t>(parameter, name); break;
     case Type::i32: semantic = typed<int32_t>(parameter); break;
-    case Type::u64: semantic = typed<uint64_t>(parameter); break;
+    case Type::u64: semantic = typed_unsigned<uint64_t>(parameter, name); break;
     case Type::i64: semantic = typed<int64_t>(parameter); break;
     case Type::f32: semantic = typed<float>(parameter); break;
     case Type::f64: semantic = typed<double>(parameter); break;
@@ -169,7 +180,9 @@ void write_load_report_file(const std::string& path, bool force, const ProgramTa
 void tune_alb(const po::variables_map& values, ProgramTarget& target) {
   std::optional<uint64_t> threshold;
   std::optional<bool> blocked;
-  if (values.count("alb-threshold")) threshold = values["alb-threshold"].as<uint64_t>();
+  if (values.count("alb-threshold"))
+    threshold = parse_unsigned(values["alb-threshold"].as<std::string>(), "--alb-threshold",
+                               UINT64_MAX - 1);  // the largest value means "the default"
   if (values.count("alb-distribution")) {
     const std::string distribution = values["alb-distribution"].as<std::string>();
     if (distribution != "cyclic" && distribution != "blocked")
@@ -202,8 +215,10 @@ int run_program(int argc, char** argv, const ProgramDescription& description,
         "graph", po::value(&graph_source), "graph file or generator spec (rmat:, grid:, uniform:)")(
         "output,o", po::value(&output), "write the results to this file (checker format)")(
         "force", po::bool_switch(&force), "replace an existing --output file")(
-        "runs", po::value(&runs)->default_value(1), "timed runs of the whole driver")(
-        "warmup", po::value(&warmup)->default_value(0), "untimed runs before them");
+        "runs", unsigned_value(&runs, "--runs")->default_value("1"),
+        "timed runs of the whole driver")(
+        "warmup", unsigned_value(&warmup, "--warmup")->default_value("0"),
+        "untimed runs before them");
     if (target.records_load())
       options.add_options()("load-report", po::value(&load_report),
                             "write the last run's load log (per-block edges, vertices per path) "
@@ -211,7 +226,7 @@ int run_program(int argc, char** argv, const ProgramDescription& description,
     const bool tunes_alb =
         target.tunes_alb() && description.schedules.find("alb") != std::string::npos;
     if (tunes_alb)
-      options.add_options()("alb-threshold", po::value<uint64_t>(),
+      options.add_options()("alb-threshold", po::value<std::string>(),
                             "override the ALB threshold the kernels were compiled with "
                             "(degree above which a vertex is huge; 0: every vertex)")(
           "alb-distribution", po::value<std::string>(),
