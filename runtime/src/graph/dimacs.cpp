@@ -88,15 +88,10 @@ class ArcParser {
   ArcParser(const TextInput& input, const Problem& problem) : input_(input), problem_(problem) {}
 
   void parse(const char* p, const char* end, ArcChunk& chunk) const {
-    while (p < end) {
-      const char* first = text::skip_blanks(p, end);
-      if (first == end || *first == '\n' || is_comment(*first)) {
-        p = text::next_line(first, end);
-        continue;
-      }
-      const char* next = parse_plain_arc(first, end, chunk);
-      p = next ? next : parse_line(first, end, chunk);
-    }
+    text::for_each_data_line(
+        p, end, is_comment,
+        [&](const char* line) { return parse_plain_arc(line, end, chunk); },
+        [&](const char* line) { return parse_line(line, end, chunk); });
   }
 
  private:

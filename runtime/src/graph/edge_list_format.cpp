@@ -113,15 +113,10 @@ class EdgeLineParser {
         limit_(kMaxVertices) {}
 
   void parse(const char* p, const char* end, EdgeChunk& chunk) const {
-    while (p < end) {
-      const char* first = text::skip_blanks(p, end);
-      if (first == end || *first == '\n' || is_comment(*first)) {
-        p = text::next_line(first, end);
-        continue;
-      }
-      const char* next = parse_plain_line(first, end, chunk);
-      p = next ? next : parse_line(first, end, chunk);
-    }
+    text::for_each_data_line(
+        p, end, is_comment,
+        [&](const char* line) { return parse_plain_line(line, end, chunk); },
+        [&](const char* line) { return parse_line(line, end, chunk); });
   }
 
  private:

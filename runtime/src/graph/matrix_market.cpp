@@ -142,15 +142,10 @@ class EntryParser {
         fields_(banner.field == Field::pattern ? 2 : 3) {}
 
   void parse(const char* p, const char* end, EntryChunk& chunk) const {
-    while (p < end) {
-      const char* first = text::skip_blanks(p, end);
-      if (first == end || *first == '\n' || *first == '%') {
-        p = text::next_line(first, end);
-        continue;
-      }
-      const char* next = parse_plain_line(first, end, chunk);
-      p = next ? next : parse_line(first, end, chunk);
-    }
+    text::for_each_data_line(
+        p, end, [](char c) { return c == '%'; },
+        [&](const char* line) { return parse_plain_line(line, end, chunk); },
+        [&](const char* line) { return parse_line(line, end, chunk); });
   }
 
  private:

@@ -130,6 +130,24 @@ inline bool parse_unsigned(std::string_view field, uint64_t& value) {
 // careful path (split_line() and the parse_* functions), which either accepts
 // it with the same result or reports the problem.
 
+// Walks the data lines of [p, end), the loop of every text parser: skips
+// blank lines and those whose first non-blank character `is_comment`; hands
+// each other line's first non-blank character to fast(), then to careful()
+// when fast() returns nullptr. Both return the start of the next line.
+template <class IsComment, class Fast, class Careful>
+IRGL_HOT_INLINE void for_each_data_line(const char* p, const char* end, IsComment&& is_comment,
+                                        Fast&& fast, Careful&& careful) {
+  while (p < end) {
+    const char* first = skip_blanks(p, end);
+    if (first == end || *first == '\n' || is_comment(*first)) {
+      p = next_line(first, end);
+      continue;
+    }
+    const char* next = fast(first);
+    p = next ? next : careful(first);
+  }
+}
+
 // Skips the separator after a field: blanks and, with `commas`, one comma
 // followed by more blanks. False when the field runs into something else or
 // a comma is followed by no field.
