@@ -6,12 +6,14 @@
 
 #include <stdexcept>
 
+#include "input_error.h"
 #include "irgl/support/error.h"
 #include "test_graphs.h"
 
 namespace irgl::check {
 namespace {
 
+using testing::input_error_of;
 using testing::make_graph;
 constexpr uint64_t inf = kUnreachable;
 
@@ -55,33 +57,18 @@ TEST(ReferenceSssp, DistancesBeyond32Bits) {
 
 TEST(ReferenceSssp, NegativeWeightIsAnInputError) {
   const CsrGraph graph = make_graph<int32_t>(4, {{0, 1}, {2, 3}, {1, 2}}, {1, -2, 5});
-  try {
-    reference_sssp(graph, 0);
-    FAIL() << "no error";
-  } catch (const InputError& error) {
-    EXPECT_STREQ(error.what(),
-                 "test-graph: error: sssp needs non-negative edge weights; edge 2 -> 3 weighs -2");
-  }
+  EXPECT_EQ(input_error_of([&] { reference_sssp(graph, 0); }),
+            "test-graph: error: sssp needs non-negative edge weights; edge 2 -> 3 weighs -2");
 }
 
 TEST(ReferenceSssp, NeedsIntegerWeights) {
-  try {
-    reference_sssp(bfs_graph(), 0);
-    FAIL() << "no error";
-  } catch (const InputError& error) {
-    EXPECT_STREQ(error.what(),
-                 "test-graph: error: sssp needs edge weights and the graph has none "
-                 "(load it with --weights unit or --weights hash)");
-  }
+  EXPECT_EQ(input_error_of([&] { reference_sssp(bfs_graph(), 0); }),
+            "test-graph: error: sssp needs edge weights and the graph has none "
+            "(load it with --weights unit or --weights hash)");
   const CsrGraph floats = make_graph<float>(2, {{0, 1}}, {0.5f});
-  try {
-    reference_sssp(floats, 0);
-    FAIL() << "no error";
-  } catch (const InputError& error) {
-    EXPECT_STREQ(error.what(),
-                 "test-graph: error: sssp needs integer edge weights, the graph's are float32 "
-                 "(load it with --weight-type int)");
-  }
+  EXPECT_EQ(input_error_of([&] { reference_sssp(floats, 0); }),
+            "test-graph: error: sssp needs integer edge weights, the graph's are float32 "
+            "(load it with --weight-type int)");
 }
 
 TEST(UndirectedGraphView, SymmetrizesAndDropsLoopsAndDuplicates) {

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "input_error.h"
 #include "irgl/results/result_reader.h"
 #include "irgl/results/result_writer.h"
 #include "irgl/support/error.h"
@@ -18,6 +19,7 @@ namespace irgl {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::input_error_of;
 
 class ResultFileTest : public ::testing::Test {
  protected:
@@ -54,14 +56,10 @@ class ResultFileTest : public ::testing::Test {
   // the file's path replaced by "F".
   std::string read_error(const std::string& text, const std::string& algorithm = "bfs") const {
     const std::string file = write_text("bad.txt", text);
-    try {
-      read_result_file(file, algorithm);
-    } catch (const InputError& error) {
-      std::string message = error.what();
-      if (message.rfind(file, 0) == 0) message.replace(0, file.size(), "F");
-      return message;
-    }
-    return "no error";
+    std::string message = input_error_of([&] { read_result_file(file, algorithm); });
+    if (message.empty()) return "no error";
+    if (message.rfind(file, 0) == 0) message.replace(0, file.size(), "F");
+    return message;
   }
 
   fs::path dir_;
@@ -166,13 +164,8 @@ TEST_F(ResultFileTest, LargeFilesRoundTripAcrossFormattingBlocks) {
 
 TEST_F(ResultFileTest, NeverOverwritesUnlessAsked) {
   const std::string file = write_text("out.txt", "precious\n");
-  try {
-    write_vertex_result(file, "bfs", std::vector<uint32_t>{0});
-    FAIL() << "no error";
-  } catch (const InputError& error) {
-    EXPECT_EQ(std::string(error.what()),
-              file + ": error: file exists; not overwriting it (use --force to replace it)");
-  }
+  EXPECT_EQ(input_error_of([&] { write_vertex_result(file, "bfs", std::vector<uint32_t>{0}); }),
+            file + ": error: file exists; not overwriting it (use --force to replace it)");
   EXPECT_EQ(read_text(file), "precious\n");
   ResultWriteOptions overwrite;
   overwrite.overwrite = true;
@@ -183,14 +176,9 @@ TEST_F(ResultFileTest, NeverOverwritesUnlessAsked) {
 
 TEST_F(ResultFileTest, FailedWriteLeavesNothingBehind) {
   const std::string file = path("missing-dir/out.txt");
-  try {
-    write_vertex_result(file, "bfs", std::vector<uint32_t>{0});
-    FAIL() << "no error";
-  } catch (const InputError& error) {
-    EXPECT_EQ(std::string(error.what()),
-              file + ": error: cannot create a temporary file in '" + path("missing-dir/") +
-                  "': No such file or directory");
-  }
+  EXPECT_EQ(input_error_of([&] { write_vertex_result(file, "bfs", std::vector<uint32_t>{0}); }),
+            file + ": error: cannot create a temporary file in '" + path("missing-dir/") +
+            "': No such file or directory");
   // A value the format cannot hold is found before anything is written.
   EXPECT_THROW(write_vertex_result(path("k.txt"), "kcore", std::vector<int32_t>{0, 2}),
                std::invalid_argument);
@@ -241,13 +229,8 @@ TEST_F(ResultFileTest, ReaderAcceptsCrlfNoFinalNewlineAndTrailingBlankLines) {
 }
 
 TEST_F(ResultFileTest, MissingFile) {
-  try {
-    read_result_file(path("nope.txt"), "bfs");
-    FAIL() << "no error";
-  } catch (const InputError& error) {
-    EXPECT_EQ(std::string(error.what()),
-              path("nope.txt") + ": error: cannot open: No such file or directory");
-  }
+  EXPECT_EQ(input_error_of([&] { read_result_file(path("nope.txt"), "bfs"); }),
+            path("nope.txt") + ": error: cannot open: No such file or directory");
 }
 
 TEST_F(ResultFileTest, HeaderErrors) {
@@ -281,25 +264,15 @@ TEST_F(ResultFileTest, HeaderErrors) {
 TEST_F(ResultFileTest, VertexCountMustMatchTheGraph) {
   const ResultFile result = read_result_file(write_text("r.txt", kBfsHeader + "0\n1\n2\n"), "bfs");
   EXPECT_NO_THROW(result.check_vertex_count(3));
-  try {
-    result.check_vertex_count(4);
-    FAIL() << "no error";
-  } catch (const InputError& error) {
-    EXPECT_EQ(std::string(error.what()),
-              path("r.txt") + ":3: error: result has 3 vertices, the graph has 4");
-  }
+  EXPECT_EQ(input_error_of([&] { result.check_vertex_count(4); }),
+            path("r.txt") + ":3: error: result has 3 vertices, the graph has 4");
 }
 
 TEST_F(ResultFileTest, HeaderFieldMustBeANumberWhenReadAsOne) {
   const ResultFile result =
       read_result_file(write_text("r.txt", kBfsHeader + "# source x1\n0\n1\n2\n"), "bfs");
-  try {
-    result.unsigned_field("source");
-    FAIL() << "no error";
-  } catch (const InputError& error) {
-    EXPECT_EQ(std::string(error.what()),
-              path("r.txt") + ":4: error: header field 'source': 'x1' is not an unsigned integer");
-  }
+  EXPECT_EQ(input_error_of([&] { result.unsigned_field("source"); }),
+            path("r.txt") + ":4: error: header field 'source': 'x1' is not an unsigned integer");
 }
 
 TEST_F(ResultFileTest, ValueErrors) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "formats.h"
+#include "input_error.h"
 #include "irgl/graph/load.h"
 #include "irgl/support/error.h"
 
@@ -57,17 +58,6 @@ std::vector<std::tuple<VertexId, VertexId, T>> weighted_edges_of(const EdgeList&
     triples.emplace_back(edges.sources[e], edges.targets[e], weight);
   }
   return triples;
-}
-
-// The InputError message `body` throws, or "" when it throws none.
-template <class Body>
-std::string input_error_of(Body&& body) {
-  try {
-    body();
-  } catch (const InputError& error) {
-    return error.what();
-  }
-  return "";
 }
 
 }  // namespace irgl::testing

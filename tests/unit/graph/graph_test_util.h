@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "input_error.h"
 #include "irgl/graph/csr_graph.h"
 #include "irgl/graph/edge_list.h"
 #include "irgl/support/error.h"
@@ -141,17 +142,6 @@ inline std::string read_file(const std::string& path) {
 inline void write_file(const std::string& path, const std::string& bytes) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
-
-// The message of the InputError `body` throws ("" when it throws none).
-template <class Body>
-std::string input_error_of(Body&& body) {
-  try {
-    body();
-  } catch (const InputError& error) {
-    return error.what();
-  }
-  return "";
 }
 
 }  // namespace irgl::testing
