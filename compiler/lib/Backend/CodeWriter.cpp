@@ -152,9 +152,9 @@ void write_pre_and_rest(CodeWriter& out, const VertexLoop& loop, size_t step,
   for (const CodeFragment& code : loop.post) out.fragment(code, next_vertex);
 }
 
-void write_host_block(CodeWriter& out, const HostBlock& block);
+void write_host_block(CodeWriter& out, const HostBlock& block, const OutlinedLoopWriter& outlined);
 
-void write_host_stmt(CodeWriter& out, const HostStmt& stmt) {
+void write_host_stmt(CodeWriter& out, const HostStmt& stmt, const OutlinedLoopWriter& outlined) {
   using K = HostStmt::Kind;
   auto args = [&] {
     std::string text;
@@ -174,41 +174,45 @@ void write_host_stmt(CodeWriter& out, const HostStmt& stmt) {
     case K::output:
       out.line("output(" + stmt.name + ");");
       return;
-    case K::pipe_loop:
+    case K::pipe_loop: {
       out.comment(where(stmt.loc) + ": rounds until the pipe '" + stmt.name + "' is empty");
+      const bool on_device = !stmt.outlined.empty() && outlined;
+      if (on_device) outlined(out, stmt);  // opens the branch of the host loop
       out.open("while (" + stmt.condition + ") {");
-      write_host_block(out, stmt.body);
+      write_host_block(out, stmt.body, outlined);
       out.close();
+      if (on_device) out.close();
       return;
+    }
     case K::loop:
       if (stmt.form == HostStmt::LoopForm::do_while) {
         out.open("do {");
-        write_host_block(out, stmt.body);
+        write_host_block(out, stmt.body, outlined);
         out.close("} while (" + stmt.condition + ");");
       } else if (stmt.form == HostStmt::LoopForm::for_loop) {
         out.open("for (" + stmt.init + "; " + stmt.condition + "; " + stmt.increment + ") {");
-        write_host_block(out, stmt.body);
+        write_host_block(out, stmt.body, outlined);
         out.close();
       } else {
         out.open("while (" + stmt.condition + ") {");
-        write_host_block(out, stmt.body);
+        write_host_block(out, stmt.body, outlined);
         out.close();
       }
       return;
     case K::if_else:
       out.open("if (" + stmt.condition + ") {");
-      write_host_block(out, stmt.body);
+      write_host_block(out, stmt.body, outlined);
       if (!stmt.else_body.empty()) {
         out.reopen("} else {");
-        write_host_block(out, stmt.else_body);
+        write_host_block(out, stmt.else_body, outlined);
       }
       out.close();
       return;
   }
 }
 
-void write_host_block(CodeWriter& out, const HostBlock& block) {
-  for (const HostStmt& stmt : block) write_host_stmt(out, stmt);
+void write_host_block(CodeWriter& out, const HostBlock& block, const OutlinedLoopWriter& outlined) {
+  for (const HostStmt& stmt : block) write_host_stmt(out, stmt, outlined);
 }
 
 }  // namespace
@@ -216,6 +220,15 @@ void write_host_block(CodeWriter& out, const HostBlock& block) {
 void write_sequential_vertex_body(CodeWriter& out, const VertexLoop& loop,
                                   const std::string& next_vertex) {
   write_pre_and_rest(out, loop, 0, next_vertex);
+}
+
+bool has_outlined_loops(const Module& module) {
+  std::function<bool(const HostBlock&)> any = [&](const HostBlock& block) {
+    for (const HostStmt& stmt : block)
+      if (!stmt.outlined.empty() || any(stmt.body) || any(stmt.else_body)) return true;
+    return false;
+  };
+  return any(module.driver.body);
 }
 
 std::string driver_signature(const Module& module, bool with_defaults) {
@@ -228,7 +241,8 @@ std::string driver_signature(const Module& module, bool with_defaults) {
   return signature + ")";
 }
 
-void write_driver(CodeWriter& out, const Module& module, bool with_defaults) {
+void write_driver(CodeWriter& out, const Module& module, bool with_defaults,
+                  const OutlinedLoopWriter& outlined) {
   const Driver& driver = module.driver;
   out.line();
   out.comment(where(driver.loc) + ": the driver");
@@ -238,7 +252,7 @@ void write_driver(CodeWriter& out, const Module& module, bool with_defaults) {
     out.line(field.name + ".reset(" + driver.graph_param + ".num_nodes());");
   for (const Reduction& reduction : module.reductions)
     out.line(reduction.name + " = static_cast<" + reduction.value_type + ">(0);");
-  write_host_block(out, driver.body);
+  write_host_block(out, driver.body, outlined);
   out.close();
 }
 
@@ -262,6 +276,7 @@ void write_program_main(CodeWriter& out, const Module& module, const std::string
   out.line("program.schedules = \"" + schedules + "\";");
   out.line(std::string("program.needs_in_edges = ") +
            (module.graph_needs.in_edges ? "true" : "false") + ";");
+  if (target_name == "cuda" && has_outlined_loops(module)) out.line("program.outlined_loops = true;");
   const char* weights = module.graph_needs.weights == GraphNeeds::Weights::int32   ? "int32"
                         : module.graph_needs.weights == GraphNeeds::Weights::float32 ? "float32"
                                                                                       : "none";

@@ -1,6 +1,7 @@
 //===- CodeWriter.h - Indented code, and what both backends share -*- C++ -*-===//
 #pragma once
 
+#include <functional>
 #include <sstream>
 #include <string>
 
@@ -52,9 +53,17 @@ void write_user_includes(CodeWriter& out, const Module& module);
 // order matters).
 void write_file_scope_declarations(CodeWriter& out, const Module& module);
 
+// Writes the device path of an outlined pipe loop, up to and including
+// "} else {" before the host loop, which write_driver writes after it.
+using OutlinedLoopWriter = std::function<void(CodeWriter& out, const HostStmt& loop)>;
+
 // The driver function (same text for every target: kernels are called by
-// their launchers' names).
-void write_driver(CodeWriter& out, const Module& module, bool with_defaults);
+// their launchers' names). Outlined pipe loops go through `outlined` when
+// the target has them.
+void write_driver(CodeWriter& out, const Module& module, bool with_defaults,
+                  const OutlinedLoopWriter& outlined = {});
+// Whether the outlining pass marked some pipe loop of the driver.
+bool has_outlined_loops(const Module& module);
 // The driver's signature: "void bfs(const Graph& g, Node source)".
 std::string driver_signature(const Module& module, bool with_defaults);
 

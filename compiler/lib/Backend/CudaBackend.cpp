@@ -12,6 +12,7 @@
 
 #include "CodeWriter.h"
 #include "CudaKernels.h"
+#include "CudaOutline.h"
 #include "irglc/Backend/Backend.h"
 
 namespace irglc {
@@ -123,7 +124,8 @@ GeneratedCode generate_cuda(const Module& module, const BackendOptions& options)
   CodeWriter out;
   write_banner(out, module, options,
                library ? "Target cuda, as a library (see the header)." : "Target cuda: a GPU program.");
-  out.line("#include <irgl/gpu/schedule/schedules.cuh>");
+  out.line(has_outlined_loops(module) ? "#include <irgl/gpu/schedule/outline.cuh>"
+                        : "#include <irgl/gpu/schedule/schedules.cuh>");
   out.line("#include <irgl/lang/cuda.cuh>");
   if (library) out.line("#include \"" + options.header_name + "\"");
   else out.line("#include <irgl/lang/cuda_target.cuh>");
@@ -136,7 +138,10 @@ GeneratedCode generate_cuda(const Module& module, const BackendOptions& options)
   out.line();
   write_file_scope_declarations(out, module);
   for (const Kernel& kernel : module.kernels) write_scheduled_kernel(out, module, kernel, options);
-  write_driver(out, module, false);
+  write_outlined_rounds(out, module, options);
+  write_driver(out, module, false, [&](CodeWriter& writer, const HostStmt& loop) {
+    write_outlined_loop(writer, module, loop, options);
+  });
   if (library) write_library_entry(out, module, outputs);
   out.line();
   out.line("}  // namespace " + program_namespace(module));

@@ -15,9 +15,10 @@ const char* reduction_op_type(ReductionOp op) {
   return "SumOp";
 }
 
+}  // namespace
+
 std::string body_name(const Kernel& kernel) { return kernel.name + "_body"; }
 
-// The policy type of runtime/include/irgl/gpu/schedule/schedules.cuh.
 std::string policy(const Kernel& kernel, unsigned threads) {
   const std::string b = std::to_string(threads);
   if (!kernel.loop.edge_loop) return "schedule::ThreadMapped<" + b + ">";
@@ -35,6 +36,8 @@ std::string policy(const Kernel& kernel, unsigned threads) {
   }
   return "schedule::ThreadMapped<" + b + ">";
 }
+
+namespace {
 
 std::string identity_of(const Accumulator& a) {
   const std::string& t = a.var.type;
@@ -72,11 +75,31 @@ const char* atomic_of(AccumulatorOp op) {
   return "atomic_add";
 }
 
-void write_members(CodeWriter& out, const Module& module, const Kernel& kernel) {
+// Index of `name` among the worklists the kernel pushes to, or -1.
+int push_slot(const Kernel& kernel, const std::string& name) {
+  for (size_t i = 0; i < kernel.worklists_pushed.size(); ++i)
+    if (kernel.worklists_pushed[i] == name) return static_cast<int>(i);
+  return -1;
+}
+
+// Worklists the kernel pushes to take the push policy of cooperative
+// conversion (block-staged, or one atomic per push with --no-coop).
+std::string worklist_type(const Kernel& kernel, const std::string& name,
+                          const BackendOptions& options) {
+  const int slot = push_slot(kernel, name);
+  if (slot < 0) return "Worklist";
+  if (!options.coop) return "UncoalescedWorklist";
+  return "StagedWorklist<" + std::to_string(slot) + ">";
+}
+
+void write_members(CodeWriter& out, const Module& module, const Kernel& kernel,
+                   const BackendOptions& options) {
   for (const KernelParam& param : kernel.params) {
     switch (param.kind) {
       case ParamKind::graph: out.line("Graph " + param.var.name + ";"); break;
-      case ParamKind::worklist: out.line("Worklist " + param.var.name + ";"); break;
+      case ParamKind::worklist:
+        out.line(worklist_type(kernel, param.var.name, options) + " " + param.var.name + ";");
+        break;
       case ParamKind::scalar: out.line(param.var.type + " " + param.var.name + ";"); break;
     }
   }
@@ -222,14 +245,38 @@ void write_accumulator_operations(CodeWriter& out, const EdgeLoop* edge) {
   out.close();
 }
 
-void write_body(CodeWriter& out, const Module& module, const Kernel& kernel) {
+// begin() and flush(): the block-level set-up and flush of the staged
+// pushes, and the flush of the reductions (every thread of the block calls
+// them, at the start and the end of every kernel and persistent step).
+void write_block_hooks(CodeWriter& out, const Kernel& kernel, const BackendOptions& options) {
+  const bool staged = options.coop && !kernel.worklists_pushed.empty();
+  if (staged) {
+    out.line("template <int BlockThreads>");
+    out.open("__device__ void begin() {");
+    for (const std::string& name : kernel.worklists_pushed) out.line(name + ".begin<BlockThreads>();");
+    out.close();
+  }
+  out.line("template <int BlockThreads>");
+  if (kernel.reductions_used.empty() && !staged) {
+    out.line("__device__ void flush() {}");
+    return;
+  }
+  out.open("__device__ void flush() {");
+  if (staged)
+    for (const std::string& name : kernel.worklists_pushed) out.line(name + ".flush<BlockThreads>();");
+  for (const std::string& name : kernel.reductions_used) out.line(name + ".flush<BlockThreads>();");
+  out.close();
+}
+
+void write_body(CodeWriter& out, const Module& module, const Kernel& kernel,
+                const BackendOptions& options) {
   const EdgeLoop* edge = kernel.loop.edge_loop ? &*kernel.loop.edge_loop : nullptr;
   out.line();
   out.comment(where(kernel.loc) + ": " +
               (kernel.from_for_all_nodes ? "for_all_nodes body" : "kernel " + kernel.name) +
               ", as the loop nest the schedules run (schedule/body.h)");
   out.open("struct " + body_name(kernel) + " {");
-  write_members(out, module, kernel);
+  write_members(out, module, kernel, options);
   out.line();
   write_types(out, edge);
   out.line(std::string("static constexpr bool kHasEdges = ") + (edge ? "true" : "false") + ";");
@@ -246,15 +293,7 @@ void write_body(CodeWriter& out, const Module& module, const Kernel& kernel) {
   write_post(out, kernel);
   out.line();
   write_accumulator_operations(out, edge);
-  out.line("template <int BlockThreads>");
-  if (kernel.reductions_used.empty()) {
-    out.line("__device__ void flush() {}");
-  } else {
-    out.open("__device__ void flush() {");
-    for (const std::string& name : kernel.reductions_used)
-      out.line(name + ".flush<BlockThreads>();");
-    out.close();
-  }
+  write_block_hooks(out, kernel, options);
   out.close("};");
 }
 
@@ -271,12 +310,38 @@ std::string launcher_params(const Kernel& kernel) {
   return params;
 }
 
-void write_launcher(CodeWriter& out, const Kernel& kernel, const BackendOptions& options) {
+// make_<kernel>(args): the Body for a launch's arguments; <kernel>_options():
+// its schedule options. The launcher and outlined loops (CudaBackend.cpp)
+// both build their Bodies with them.
+void write_body_factory(CodeWriter& out, const Kernel& kernel) {
   std::string members;
   auto add = [&](const std::string& value) { members += (members.empty() ? "" : ", ") + value; };
   for (const KernelParam& param : kernel.params) add(param.var.name);
   for (const std::string& name : kernel.fields_used) add(name + ".view()");
   for (const std::string& name : kernel.reductions_used) add(name + ".view()");
+  out.line();
+  out.comment(where(kernel.loc) + ": the Body of " + kernel.name + " for its arguments, and its schedule options.");
+  out.open(body_name(kernel) + " make_" + kernel.name + "(" + launcher_params(kernel) + ") {");
+  out.line("return {" + members + "};");
+  out.close();
+  out.open("schedule::RunOptions " + kernel.name + "_options() {");
+  out.line("schedule::RunOptions options;");
+  out.line("options.kernel_name = \"" + kernel.name + "\";");
+  const VertexLoop& loop = kernel.loop;
+  if (loop.edge_loop && loop.edge_loop->schedule.kind == ScheduleKind::alb) {
+    const Schedule& schedule = loop.edge_loop->schedule;
+    if (schedule.alb_threshold)
+      out.line("options.alb_threshold = " + std::to_string(*schedule.alb_threshold) + ";");
+    if (schedule.alb_distribution == AlbDistribution::blocked)
+      out.line("options.alb_distribution = schedule::Distribution::blocked;");
+  }
+  out.line("return options;");
+  out.close();
+}
+
+void write_launcher(CodeWriter& out, const Kernel& kernel, const BackendOptions& options) {
+  std::string args;
+  for (const KernelParam& param : kernel.params) args += (args.empty() ? "" : ", ") + param.var.name;
   const VertexLoop& loop = kernel.loop;
   const std::string frontier =
       loop.domain == VertexDomain::all_nodes
@@ -290,17 +355,8 @@ void write_launcher(CodeWriter& out, const Kernel& kernel, const BackendOptions&
   out.open("void " + kernel.name + "(" + launcher_params(kernel) + ") {");
   out.line("static schedule::State<" + body_name(kernel) +
            (options.instrument_load ? ", schedule::LoadCounters" : "") + "> state;");
-  out.line("const " + body_name(kernel) + " body{" + members + "};");
-  out.line("schedule::RunOptions options;");
-  out.line("options.kernel_name = \"" + kernel.name + "\";");
-  if (loop.edge_loop && loop.edge_loop->schedule.kind == ScheduleKind::alb) {
-    const Schedule& schedule = loop.edge_loop->schedule;
-    if (schedule.alb_threshold)
-      out.line("options.alb_threshold = " + std::to_string(*schedule.alb_threshold) + ";");
-    if (schedule.alb_distribution == AlbDistribution::blocked)
-      out.line("options.alb_distribution = schedule::Distribution::blocked;");
-  }
-  out.line(policy(kernel, options.block_threads) + "::run(body, " + frontier + ", state, options);");
+  out.line(policy(kernel, options.block_threads) + "::run(make_" + kernel.name + "(" + args + "), " +
+           frontier + ", state, " + kernel.name + "_options());");
   out.close();
 }
 
@@ -312,7 +368,8 @@ std::string kernel_schedule_name(const Kernel& kernel) {
 
 void write_scheduled_kernel(CodeWriter& out, const Module& module, const Kernel& kernel,
                             const BackendOptions& options) {
-  write_body(out, module, kernel);
+  write_body(out, module, kernel, options);
+  write_body_factory(out, kernel);
   write_launcher(out, kernel, options);
 }
 

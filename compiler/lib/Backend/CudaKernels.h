@@ -22,5 +22,10 @@ void write_scheduled_kernel(CodeWriter& out, const Module& module, const Kernel&
 
 // The schedule a kernel runs with ("alb", "thread", ...).
 std::string kernel_schedule_name(const Kernel& kernel);
+// "expand_body": the kernel's Body struct.
+std::string body_name(const Kernel& kernel);
+// The kernel's schedule policy type (runtime/include/irgl/gpu/schedule/
+// schedules.cuh), "schedule::Alb<256>".
+std::string policy(const Kernel& kernel, unsigned threads);
 
 }  // namespace irglc

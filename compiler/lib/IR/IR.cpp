@@ -284,7 +284,8 @@ class Dumper {
         out_ << indent << "output " << s.name << "\n";
         break;
       case K::pipe_loop:
-        out_ << indent << "pipe-loop " << s.name << "\n";
+        out_ << indent << "pipe-loop " << s.name
+             << (s.outlined.empty() ? "" : " outlined " + s.outlined) << "\n";
         block(s.body, indent + "  ");
         break;
       case K::loop:
@@ -315,6 +316,15 @@ std::string dump(const Module& module) {
   std::ostringstream out;
   Dumper(out).module(module);
   return out.str();
+}
+
+PipeSide pipe_side(const std::string& argument, const std::string& pipe) {
+  std::string compact;
+  for (char c : argument)
+    if (c != ' ' && c != '\t' && c != '\n') compact += c;
+  if (compact == pipe + ".in()") return PipeSide::in;
+  if (compact == pipe + ".out()") return PipeSide::out;
+  return PipeSide::none;
 }
 
 }  // namespace irglc

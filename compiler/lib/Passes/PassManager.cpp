@@ -47,6 +47,7 @@ bool PassManager::run(Module& module, const PassOptions& options, DiagnosticPrin
 PassManager PassManager::standard() {
   PassManager manager;
   manager.add(create_schedule_selection_pass());
+  manager.add(create_iteration_outlining_pass());
   return manager;
 }
 

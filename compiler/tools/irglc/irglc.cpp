@@ -39,6 +39,8 @@ struct Options {
   // wrapped around by the option parser.
   int block_threads = 256;
   std::string instrument = "none";
+  std::string outline = "auto";
+  bool no_coop = false;
   bool force = false;
 };
 
@@ -143,6 +145,13 @@ int compile(int argc, char** argv) {
       ("instrument", po::value(&options.instrument)->default_value(options.instrument),
        "load: the program records each kernel launch's per-block edge counts and vertices per "
        "path (--load-report FILE; tools/plot-load.py draws them); none: no instrumentation")
+      ("outline", po::value(&options.outline)->default_value(options.outline),
+       "iteration outlining of 'while (!pipe.empty())' loops (CUDA): auto (every loop whose body "
+       "is kernel launches and the swap runs all its rounds in one persistent kernel), on (the "
+       "same, and a loop that cannot is an error), off (a launch per kernel and round)")
+      ("no-coop", po::bool_switch(&options.no_coop),
+       "no cooperative conversion: one global atomic per worklist push instead of pushes "
+       "staged per thread block")
       ("block-threads", po::value(&options.block_threads)->default_value(options.block_threads),
        "threads per block of every kernel (a multiple of 32 from 32 to 1024)")
       ("include,I", po::value(&options.include_dirs), "add an include directory")
@@ -184,8 +193,15 @@ int compile(int argc, char** argv) {
   if (backend.instrument_load && backend.target != irglc::Target::cuda)
     throw irgl::InputError::in("--instrument", "load instrumentation is for --target=cuda");
 
+  backend.coop = !options.no_coop;
+
   irglc::PassOptions pass_options;
   pass_options.block_threads = static_cast<unsigned>(options.block_threads);
+  pass_options.instrument_load = backend.instrument_load;
+  if (options.outline == "auto") pass_options.outline = irglc::PassOptions::Outline::automatic;
+  else if (options.outline == "on") pass_options.outline = irglc::PassOptions::Outline::on;
+  else if (options.outline == "off") pass_options.outline = irglc::PassOptions::Outline::off;
+  else throw irgl::InputError::in("--outline", "unknown setting '" + options.outline + "' (expected auto, on or off)");
   if (map.count("schedule")) {
     irglc::Schedule schedule;
     if (std::string problem = irglc::parse_schedule_name(options.schedule, schedule); !problem.empty())

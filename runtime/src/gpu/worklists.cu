@@ -137,6 +137,11 @@ SparseQueueView Pipe::view(int index) const {
           counters_.device(index)};
 }
 
+std::string overflow_message(uint64_t pushed, uint64_t capacity) {
+  return "worklist overflow: a round pushed " + std::to_string(pushed) +
+         " items, more than the capacity of " + std::to_string(capacity);
+}
+
 void Pipe::swap() {
   current_in_ = 1 - current_in_;
   counters_.clear(1 - current_in_, stream_);

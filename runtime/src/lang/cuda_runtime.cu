@@ -122,10 +122,8 @@ void release_idle_pipes() { idle_pipes().clear(); }
 uint64_t Pipe::size() {
   const gpu::PipeSizes sizes = pipe_.read_sizes();
   if (sizes.in.overflow || sizes.out.overflow)
-    throw std::runtime_error("worklist overflow: a round pushed " +
-                             std::to_string(std::max(sizes.in.pushed, sizes.out.pushed)) +
-                             " items, more than the capacity of " +
-                             std::to_string(pipe_.capacity()));
+    throw std::runtime_error(
+        gpu::overflow_message(std::max(sizes.in.pushed, sizes.out.pushed), pipe_.capacity()));
   known_in_size_ = sizes.in.size;
   return sizes.in.size;
 }

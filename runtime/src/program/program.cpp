@@ -231,6 +231,11 @@ int run_program(int argc, char** argv, const ProgramDescription& description,
                             "(degree above which a vertex is huge; 0: every vertex)")(
           "alb-distribution", po::value<std::string>(),
           "override the ALB huge-edge distribution: cyclic or blocked");
+    if (description.outlined_loops)
+      options.add_options()("outline", po::value<std::string>(),
+                            "how pipe loops run: persistent (every round in one cooperative "
+                            "kernel; the default), graph (a CUDA graph launches a kernel per "
+                            "round), off (a launch per kernel and round, from the host)");
     po::options_description parameters("Program parameters");
     for (const ProgramParameter& parameter : description.parameters)
       add_parameter(parameters, parameter);
@@ -254,6 +259,12 @@ int run_program(int argc, char** argv, const ProgramDescription& description,
     if (runs == 0) throw InputError::in("--runs", "must be at least 1");
 
     if (tunes_alb) tune_alb(values, target);
+    if (values.count("outline")) {
+      const std::string mode = values["outline"].as<std::string>();
+      if (!target.set_outline_mode(mode))
+        throw InputError::in("--outline", "'" + mode + "' is not persistent, graph or off");
+      std::cout << "outline: " << mode << "\n";
+    }
 
     const auto load_start = std::chrono::steady_clock::now();
     const LoadOptions load_options = graph_load_options(graph_values, description);

@@ -17,6 +17,7 @@ struct BackendOptions {
   std::string header_name;       // library mode: the header the source includes
   std::string command_line;      // how irglc was invoked, for the banner
   bool instrument_load = false;  // record per-block load (--instrument=load)
+  bool coop = true;              // cooperative conversion of pushes (--no-coop: off)
 };
 
 struct GeneratedCode {

@@ -241,7 +241,15 @@ struct HostStmt {
   std::string init, condition, increment;  // loop/if pieces as text
   HostBlock body;                    // loops, if (then)
   HostBlock else_body;               // if
+  // pipe_loop: set by the outlining pass when all rounds run in one kernel;
+  // names the generated rounds struct ("pipe_loop_line25").
+  std::string outlined;
 };
+
+// Which of a pipe's worklists a launch argument is: `pipe.in()`,
+// `pipe.out()` (spaces allowed), or neither.
+enum class PipeSide { none, in, out };
+PipeSide pipe_side(const std::string& argument, const std::string& pipe);
 
 struct ProgramParam {
   Variable var;

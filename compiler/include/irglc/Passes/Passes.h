@@ -23,6 +23,10 @@ struct PassOptions {
   std::optional<uint64_t> alb_threshold;
   std::optional<AlbDistribution> alb_distribution;
   unsigned block_threads = 256;  // --block-threads
+  // --outline: off (never), automatic (every pipe loop that can be), on
+  // (every pipe loop; one that cannot is an error).
+  enum class Outline { off, automatic, on } outline = Outline::automatic;
+  bool instrument_load = false;  // --instrument=load (records every launch)
 };
 
 // Reports IR-level problems in Clang's style.
@@ -47,6 +51,11 @@ class Pass {
 // Decides the schedule of every edge loop: a `#pragma irgl schedule` on the
 // loop, else --schedule, else the default (ALB); applies the ALB options.
 std::unique_ptr<Pass> create_schedule_selection_pass();
+
+// Iteration outlining: marks the `while (!pipe.empty())` loops whose rounds
+// can run in one persistent kernel (a body of kernel launches and a final
+// pipe.swap(), with loop-invariant arguments).
+std::unique_ptr<Pass> create_iteration_outlining_pass();
 
 class PassManager {
  public:

@@ -85,6 +85,43 @@ struct Worklist {
 #endif
 };
 
+// The worklists a Body pushes to, one type per push policy (irglc's
+// cooperative conversion). Both convert from Worklist, which is what
+// launchers receive.
+//
+// StagedWorklist<Slot> (the default): pushes are staged per thread block in
+// shared memory and reach the queue with one atomic per block when the
+// schedule flushes the Body (gpu::BlockStage; a full stage falls back to
+// warp-aggregated pushes). Slot tells apart the stages of the worklists one
+// kernel pushes to. The Body's begin() and flush() must call begin() and
+// flush() on it.
+template <int Slot>
+struct StagedWorklist : Worklist {
+  static constexpr int kStageItems = 2048;
+
+  StagedWorklist() = default;
+  IRGL_HD StagedWorklist(const Worklist& worklist) : Worklist(worklist) {}
+
+#if defined(__CUDACC__)
+  using Stage = gpu::BlockStage<Slot, kStageItems>;
+  __device__ __forceinline__ void push(Node n) const { Stage::push(queue, n); }
+  template <int BlockThreads>
+  __device__ __forceinline__ void begin() const { Stage::template begin<BlockThreads>(); }
+  template <int BlockThreads>
+  __device__ __forceinline__ void flush() const { Stage::template flush<BlockThreads>(queue); }
+#endif
+};
+
+// UncoalescedWorklist (irglc --no-coop): one global atomic per push.
+struct UncoalescedWorklist : Worklist {
+  UncoalescedWorklist() = default;
+  IRGL_HD UncoalescedWorklist(const Worklist& worklist) : Worklist(worklist) {}
+
+#if defined(__CUDACC__)
+  __device__ __forceinline__ void push(Node n) const { queue.push_uncoalesced(n); }
+#endif
+};
+
 // Frees the GPU memory of the pipes that no driver uses at the moment.
 void release_idle_pipes();
 
@@ -124,6 +161,15 @@ class Pipe {
     ++rounds_;
   }
   uint64_t rounds() const { return rounds_; }
+
+  // The GPU worklists, for loops outlined into one kernel
+  // (gpu/schedule/outline.cuh), and the bookkeeping after such a loop ran
+  // `rounds` rounds on the device and left the pipe empty.
+  gpu::Pipe& storage() { return pipe_; }
+  void ran_on_device(uint64_t rounds) {
+    rounds_ += rounds;
+    known_in_size_ = 0;
+  }
 
  private:
   gpu::Pipe pipe_;
@@ -382,6 +428,7 @@ struct ReductionSlot {
     const T block_value =
         BlockReduce(storage).Reduce(partial, [](T a, T b) { return Op::combine(a, b); });
     if (threadIdx.x == 0) Op::atomic(*target, block_value);
+    partial = Op::template identity<T>();  // a persistent kernel flushes once per step
   }
 #endif
 };

@@ -6,7 +6,7 @@
 
 #include "irgl/gpu/device_info.h"
 #include "irgl/gpu/schedule/load_log.h"
-#include "irgl/gpu/schedule/schedules.cuh"
+#include "irgl/gpu/schedule/outline.cuh"
 #include "irgl/gpu/timer.h"
 #include "irgl/lang/cuda.cuh"
 #include "irgl/lang/program.h"
@@ -62,6 +62,9 @@ class CudaTarget : public ProgramTarget {
     if (blocked)
       overrides.distribution =
           *blocked ? gpu::schedule::Distribution::blocked : gpu::schedule::Distribution::cyclic;
+  }
+  bool set_outline_mode(const std::string& mode) override {
+    return gpu::schedule::parse_outline_mode(mode, gpu::schedule::outline_mode());
   }
   void write_load_report(std::ostream& out) const override {
     gpu::schedule::write_load_log(out, gpu::schedule::global_load_log());

@@ -37,6 +37,7 @@ struct ProgramDescription {
   std::string target;  // "cpu" or "cuda"
   std::string schedules;  // how the kernels are scheduled, for --help and reports
   bool needs_in_edges = false;
+  bool outlined_loops = false;  // some pipe loop can run in one kernel (--outline)
   WeightType weights = WeightType::none;  // what the kernels read
   std::vector<ProgramParameter> parameters;
 };
@@ -61,6 +62,12 @@ class ProgramTarget {
   virtual void tune_alb(std::optional<uint64_t> threshold, std::optional<bool> blocked) {
     (void)threshold;
     (void)blocked;
+  }
+  // How outlined pipe loops run (--outline: "persistent", "graph" or
+  // "off"); false when `mode` names none.
+  virtual bool set_outline_mode(const std::string& mode) {
+    (void)mode;
+    return false;
   }
 };
 

@@ -4,12 +4,19 @@
 // schedules.cuh. All kernels walk their work with grid strides, so they are
 // launched on a grid that fills the GPU once, and every kernel flushes the
 // Body's reductions and the load counters at its end.
+//
+// Each kernel is a thin __global__ wrapper around a __device__ function
+// (thread_mapped_tiles, twc_tiles, gather_items, ...) that does the work
+// without the final flush, so that a persistent kernel (outline.cuh) can run
+// the same code round after round between grid-wide barriers.
 #pragma once
 
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 
 #include <cstdint>
+#include <type_traits>
+#include <utility>
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
 
@@ -72,6 +79,29 @@ __device__ Accum reduce_any(const Tile& tile, Accum value) {
   }
 }
 
+// Bodies may define `template <int B> __device__ void begin()`: block-level
+// set-up every thread runs before the Body's code (e.g. emptying a
+// shared-memory push buffer). Optional, detected here.
+template <class Body, int BlockThreads, class = void>
+struct HasBegin : std::false_type {};
+template <class Body, int BlockThreads>
+struct HasBegin<Body, BlockThreads,
+                std::void_t<decltype(std::declval<Body&>().template begin<BlockThreads>())>>
+    : std::true_type {};
+
+template <int BlockThreads, class Body>
+__device__ void begin_body(Body& body) {
+  if constexpr (HasBegin<Body, BlockThreads>::value) body.template begin<BlockThreads>();
+}
+
+// The end of every kernel (and of every step of a persistent kernel): the
+// Body's reductions and pushes and the load counters, flushed per block.
+template <int BlockThreads, class Body, class Counters>
+__device__ void finish_body(Body& body, Counters& counters) {
+  body.template flush<BlockThreads>();
+  counters.template flush<BlockThreads>();
+}
+
 __device__ inline uint64_t global_thread() { return uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; }
 __device__ inline uint64_t grid_threads() { return uint64_t(gridDim.x) * blockDim.x; }
 
@@ -91,8 +121,7 @@ __device__ void run_edges_sequentially(Body& body, VertexId v, const typename Bo
 //===----------------------------------------------------------------------===//
 
 template <int BlockThreads, class Body, class Frontier, class Counters>
-__global__ void __launch_bounds__(BlockThreads)
-    thread_mapped_kernel(Body body, Frontier frontier, Counters counters) {
+__device__ void thread_mapped_tiles(Body& body, const Frontier& frontier, Counters& counters) {
   const uint64_t items = frontier.size();
   for (uint64_t i = global_thread(); i < items; i += grid_threads()) {
     const VertexId v = frontier[i];
@@ -103,8 +132,14 @@ __global__ void __launch_bounds__(BlockThreads)
       run_edges_sequentially(body, v, closure, counters);
     }
   }
-  body.template flush<BlockThreads>();
-  counters.template flush<BlockThreads>();
+}
+
+template <int BlockThreads, class Body, class Frontier, class Counters>
+__global__ void __launch_bounds__(BlockThreads)
+    thread_mapped_kernel(Body body, Frontier frontier, Counters counters) {
+  begin_body<BlockThreads>(body);
+  thread_mapped_tiles<BlockThreads>(body, frontier, counters);
+  finish_body<BlockThreads>(body, counters);
 }
 
 //===----------------------------------------------------------------------===//
@@ -124,8 +159,7 @@ constexpr void check_group_size() {
 
 // Groups within a warp: shuffles and warp-level syncs.
 template <int BlockThreads, int GroupSize, class Body, class Frontier, class Counters>
-__global__ void __launch_bounds__(BlockThreads)
-    group_mapped_kernel(Body body, Frontier frontier, Counters counters) {
+__device__ void group_mapped_tiles(Body& body, const Frontier& frontier, Counters& counters) {
   check_group_size<BlockThreads, GroupSize>();
   static_assert(GroupSize <= 32, "groups larger than a warp use block_group_kernel");
   const auto group = cg::tiled_partition<GroupSize>(cg::this_thread_block());
@@ -153,8 +187,14 @@ __global__ void __launch_bounds__(BlockThreads)
       body.post(v, closure, accum);
     }
   }
-  body.template flush<BlockThreads>();
-  counters.template flush<BlockThreads>();
+}
+
+template <int BlockThreads, int GroupSize, class Body, class Frontier, class Counters>
+__global__ void __launch_bounds__(BlockThreads)
+    group_mapped_kernel(Body body, Frontier frontier, Counters counters) {
+  begin_body<BlockThreads>(body);
+  group_mapped_tiles<BlockThreads, GroupSize>(body, frontier, counters);
+  finish_body<BlockThreads>(body, counters);
 }
 
 // Combines each group's accumulators (GroupSize consecutive threads) through
@@ -182,8 +222,7 @@ __device__ Accum reduce_groups_in_shared(const Accum& value, Accum* scratch) {
 // tool understands (compute-sanitizer's racecheck does not see cooperative
 // groups' multi-warp syncs).
 template <int BlockThreads, int GroupSize, class Body, class Frontier, class Counters>
-__global__ void __launch_bounds__(BlockThreads)
-    block_group_kernel(Body body, Frontier frontier, Counters counters) {
+__device__ void block_group_tiles(Body& body, const Frontier& frontier, Counters& counters) {
   check_group_size<BlockThreads, GroupSize>();
   using Closure = typename Body::Closure;
   using Accum = typename Body::Accum;
@@ -223,8 +262,14 @@ __global__ void __launch_bounds__(BlockThreads)
     }
     __syncthreads();  // the shared slots are rewritten next round
   }
-  body.template flush<BlockThreads>();
-  counters.template flush<BlockThreads>();
+}
+
+template <int BlockThreads, int GroupSize, class Body, class Frontier, class Counters>
+__global__ void __launch_bounds__(BlockThreads)
+    block_group_kernel(Body body, Frontier frontier, Counters counters) {
+  begin_body<BlockThreads>(body);
+  block_group_tiles<BlockThreads, GroupSize>(body, frontier, counters);
+  finish_body<BlockThreads>(body, counters);
 }
 
 //===----------------------------------------------------------------------===//
@@ -238,11 +283,14 @@ struct NoHugeList {
 
 // ALB's huge-vertex worklist: vertices whose degree exceeds `threshold` are
 // set aside with their closure (pre() already ran) for the edge-balanced
-// kernel, instead of going through TWC.
+// kernel, instead of going through TWC. A vertex that finds the list full
+// (`capacity` items) stays in TWC, whose block bin takes it: slower, never
+// wrong. `count` counts attempts; the list holds min(count, capacity).
 template <class Body>
 struct HugeList {
   static constexpr bool kEnabled = true;
   uint64_t threshold = 0;
+  uint64_t capacity = 0;
   VertexId* vertices = nullptr;
   typename Body::Closure* closures = nullptr;
   uint64_t* degrees = nullptr;
@@ -250,14 +298,17 @@ struct HugeList {
   typename Body::Accum* accums = nullptr;
   unsigned long long* count = nullptr;
 
-  __device__ void push(VertexId v, const typename Body::Closure& closure, uint64_t begin,
+  // Sets v aside; false when the list is full.
+  __device__ bool push(VertexId v, const typename Body::Closure& closure, uint64_t begin,
                        uint64_t degree) const {
     const unsigned long long slot = atomicAdd(count, 1ull);
+    if (slot >= capacity) return false;
     vertices[slot] = v;
     closures[slot] = closure;
     begins[slot] = begin;
     degrees[slot] = degree;
     if constexpr (Body::kHasAccum) accums[slot] = Body::identity();
+    return true;
   }
 };
 
@@ -267,8 +318,8 @@ struct HugeList {
 // the rest are packed over the block through a prefix sum of their degrees
 // (each edge finds its vertex by binary search in shared memory).
 template <int BlockThreads, class Body, class Frontier, class Huge, class Counters>
-__global__ void __launch_bounds__(BlockThreads)
-    twc_kernel(Body body, Frontier frontier, Huge huge, Counters counters) {
+__device__ void twc_tiles(Body& body, const Frontier& frontier, const Huge& huge,
+                          Counters& counters) {
   using Closure = typename Body::Closure;
   using Accum = typename Body::Accum;
   using BlockScan = cub::BlockScan<uint64_t, BlockThreads>;
@@ -307,8 +358,7 @@ __global__ void __launch_bounds__(BlockThreads)
     }
     const uint64_t degree = end - begin;
     if constexpr (Huge::kEnabled) {
-      if (pending && alb_is_huge(degree, huge.threshold)) {
-        huge.push(v, closure, begin, degree);
+      if (pending && alb_is_huge(degree, huge.threshold) && huge.push(v, closure, begin, degree)) {
         counters.vertex(LoadPath::huge);
         pending = false;
       }
@@ -393,8 +443,14 @@ __global__ void __launch_bounds__(BlockThreads)
     }
     __syncthreads();
   }
-  body.template flush<BlockThreads>();
-  counters.template flush<BlockThreads>();
+}
+
+template <int BlockThreads, class Body, class Frontier, class Huge, class Counters>
+__global__ void __launch_bounds__(BlockThreads)
+    twc_kernel(Body body, Frontier frontier, Huge huge, Counters counters) {
+  begin_body<BlockThreads>(body);
+  twc_tiles<BlockThreads>(body, frontier, huge, counters);
+  finish_body<BlockThreads>(body, counters);
 }
 
 //===----------------------------------------------------------------------===//
@@ -417,14 +473,20 @@ struct ItemArrays {
   typename Body::Accum* accums = nullptr;
   uint64_t* offsets = nullptr;    // exclusive prefix sum of degrees, count + 1 entries
   const unsigned long long* count = nullptr;  // number of items, on the device
+  uint64_t capacity = 0;          // entries of each array (count may exceed it: a full list)
+
+#if defined(__CUDACC__)
+  // The items stored: the device count, at most the capacity.
+  __device__ uint64_t stored() const { return *count < capacity ? *count : capacity; }
+#endif
 };
 
+// Frontier items [first, end) into items[0, end - first).
 template <int BlockThreads, class Body, class Frontier, class Counters>
-__global__ void __launch_bounds__(BlockThreads)
-    gather_kernel(Body body, Frontier frontier, ItemArrays<Body> items, Counters counters) {
-  const uint64_t count = frontier.size();
-  for (uint64_t i = global_thread(); i < count; i += grid_threads()) {
-    const VertexId v = frontier[i];
+__device__ void gather_items(Body& body, const Frontier& frontier, const ItemArrays<Body>& items,
+                             uint64_t first, uint64_t end, Counters& counters) {
+  for (uint64_t i = global_thread(); i < end - first; i += grid_threads()) {
+    const VertexId v = frontier[first + i];
     typename Body::Closure closure;
     const bool active = body.pre(v, closure);
     items.vertices[i] = v;
@@ -436,8 +498,14 @@ __global__ void __launch_bounds__(BlockThreads)
     if constexpr (Body::kHasAccum) items.accums[i] = Body::identity();
     if (active) counters.vertex(LoadPath::edge);
   }
-  body.template flush<BlockThreads>();
-  counters.template flush<BlockThreads>();
+}
+
+template <int BlockThreads, class Body, class Frontier, class Counters>
+__global__ void __launch_bounds__(BlockThreads)
+    gather_kernel(Body body, Frontier frontier, ItemArrays<Body> items, Counters counters) {
+  begin_body<BlockThreads>(body);
+  gather_items<BlockThreads>(body, frontier, items, 0, frontier.size(), counters);
+  finish_body<BlockThreads>(body, counters);
 }
 
 // Folds a thread's partial accumulator for one item into the item's.
@@ -464,9 +532,8 @@ enum class Distribution : uint8_t { cyclic, blocked };
 // Each thread takes atoms (edge indices in [0, total)) cyclically or in one
 // block and finds each atom's item by binary search in the prefix sum.
 template <int BlockThreads, Distribution Dist, class Body, class Counters>
-__global__ void __launch_bounds__(BlockThreads)
-    edge_balanced_kernel(Body body, ItemArrays<Body> items, Counters counters) {
-  const uint64_t count = *items.count;
+__device__ void edge_balanced_atoms(Body& body, const ItemArrays<Body>& items, uint64_t count,
+                                    Counters& counters) {
   const uint64_t total = items.offsets[count];
   PartialAccum<Body> partial;
   auto process = [&](uint64_t atom) {
@@ -484,16 +551,21 @@ __global__ void __launch_bounds__(BlockThreads)
     for (uint64_t atom = atoms.begin; atom < atoms.end; ++atom) process(atom);
   }
   partial.flush(items);
-  body.template flush<BlockThreads>();
-  counters.template flush<BlockThreads>();
+}
+
+template <int BlockThreads, Distribution Dist, class Body, class Counters>
+__global__ void __launch_bounds__(BlockThreads)
+    edge_balanced_kernel(Body body, ItemArrays<Body> items, Counters counters) {
+  begin_body<BlockThreads>(body);
+  edge_balanced_atoms<BlockThreads, Dist>(body, items, items.stored(), counters);
+  finish_body<BlockThreads>(body, counters);
 }
 
 // Merge-path: each thread takes an equal share of (items + edges) along the
 // merge of the items' edge ranges, found by a 2-D binary search.
 template <int BlockThreads, class Body, class Counters>
-__global__ void __launch_bounds__(BlockThreads)
-    merge_path_kernel(Body body, ItemArrays<Body> items, Counters counters) {
-  const uint64_t count = *items.count;
+__device__ void merge_path_atoms(Body& body, const ItemArrays<Body>& items, uint64_t count,
+                                 Counters& counters) {
   const uint64_t total = items.offsets[count];
   const IndexRange share = merge_path_share(global_thread(), grid_threads(), count, total);
   const uint64_t* ends = items.offsets + 1;
@@ -514,18 +586,29 @@ __global__ void __launch_bounds__(BlockThreads)
     }
   }
   partial.flush(items);
-  body.template flush<BlockThreads>();
-  counters.template flush<BlockThreads>();
+}
+
+template <int BlockThreads, class Body, class Counters>
+__global__ void __launch_bounds__(BlockThreads)
+    merge_path_kernel(Body body, ItemArrays<Body> items, Counters counters) {
+  begin_body<BlockThreads>(body);
+  merge_path_atoms<BlockThreads>(body, items, items.stored(), counters);
+  finish_body<BlockThreads>(body, counters);
 }
 
 // post() once per active item, after all edges are done.
-template <int BlockThreads, class Body>
-__global__ void __launch_bounds__(BlockThreads) post_kernel(Body body, ItemArrays<Body> items) {
-  const uint64_t count = *items.count;
+template <class Body>
+__device__ void post_items(Body& body, const ItemArrays<Body>& items, uint64_t count) {
   for (uint64_t i = global_thread(); i < count; i += grid_threads())
     if (items.active[i])
       body.post(items.vertices[i], items.closures[i],
                 Body::kHasAccum ? items.accums[i] : Body::identity());
+}
+
+template <int BlockThreads, class Body>
+__global__ void __launch_bounds__(BlockThreads) post_kernel(Body body, ItemArrays<Body> items) {
+  begin_body<BlockThreads>(body);
+  post_items(body, items, items.stored());
   body.template flush<BlockThreads>();
 }
 

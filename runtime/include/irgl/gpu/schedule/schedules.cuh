@@ -103,6 +103,7 @@ class State {
     arrays.accums = accums_.data();
     arrays.offsets = offsets_.data();
     arrays.count = count_.data();
+    arrays.capacity = capacity_;
     return arrays;
   }
 
@@ -296,6 +297,7 @@ struct Alb : EdgePolicy<B, Alb<B>> {
     ItemArrays<Body> items = state.items(capacity);
     HugeList<Body> huge;
     huge.threshold = threshold;
+    huge.capacity = items.capacity;
     huge.vertices = items.vertices;
     huge.closures = items.closures;
     huge.begins = items.begins;

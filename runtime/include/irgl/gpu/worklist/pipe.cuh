@@ -21,6 +21,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "irgl/gpu/device_buffer.h"
@@ -32,6 +33,9 @@ struct PipeSizes {
   QueueStatus in;
   QueueStatus out;
 };
+
+// "worklist overflow: a round pushed N items, more than the capacity of C".
+std::string overflow_message(uint64_t pushed, uint64_t capacity);
 
 // Owns two queues of equal capacity. Every operation is ordered on the
 // stream given at construction, where the caller should also launch the

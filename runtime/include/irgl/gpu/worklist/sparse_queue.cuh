@@ -15,8 +15,13 @@
 // Push variants, cheapest per item first:
 //   BlockPush<N>::push   one atomic per thread block; every thread of the
 //                        block must call it (it synchronizes the block)
+//   BlockStage<S, C>     pushes staged in shared memory (C items per block),
+//                        written out with one atomic per block when the
+//                        block flushes (callable anywhere between begin and
+//                        flush; a full stage falls back to push)
 //   push                 one atomic per group of threads that call it
 //                        together (warp-aggregated); callable anywhere
+//   push_uncoalesced     one atomic per item (the baseline)
 //   push_unique          push guarded by a DenseBitmap: once per vertex
 #pragma once
 
@@ -106,6 +111,10 @@ struct SparseQueueView {
     write(base + group.thread_rank(), v);
   }
 
+  // Appends v with an atomic of its own (no aggregation): the baseline that
+  // cooperative conversion (irglc --no-coop) falls back to.
+  __device__ __forceinline__ void push_uncoalesced(VertexId v) const { write(reserve(1), v); }
+
   // Appends v unless it is already in `seen`; sets v's bit in `seen`.
   // Returns whether v was pushed. Across all threads and kernels that use
   // the same bitmap, each vertex is pushed at most once until its bit is
@@ -171,6 +180,66 @@ class BlockPush {
 
  private:
   Storage& storage_;
+};
+#endif
+
+#if defined(__CUDACC__)
+// Block-staged pushes: each thread block collects its pushes in shared
+// memory and writes them to the queue with ONE global atomic per block, in
+// coalesced stores, when it flushes.
+//
+//   using Stage = BlockStage<0, 2048>;   // Slot: one stage per queue a kernel pushes to
+//   Stage::begin<256>();                 // every thread, before any push
+//   ... Stage::push(queue, v);           // any thread, under any divergence
+//   Stage::flush<256>(queue);            // every thread, after its last push
+//
+// A push reserves its shared slot with one shared-memory atomic per group
+// of threads pushing together; pushes that find the stage full go straight
+// to the queue (warp-aggregated). flush() leaves the stage empty, so one
+// kernel may flush several times (each step of a persistent kernel).
+// Items come out in no particular order.
+template <int Slot, int Capacity>
+struct BlockStage {
+  struct Storage {
+    VertexId items[Capacity];
+    unsigned count;
+    unsigned long long base;
+  };
+  __device__ __forceinline__ static Storage& storage() {
+    __shared__ Storage stage;
+    return stage;
+  }
+
+  template <int BlockThreads>
+  __device__ __forceinline__ static void begin() {
+    if (threadIdx.x == 0) storage().count = 0;
+    __syncthreads();
+  }
+
+  __device__ __forceinline__ static void push(const SparseQueueView& queue, VertexId v) {
+    namespace cg = cooperative_groups;
+    Storage& stage = storage();
+    const cg::coalesced_group group = cg::coalesced_threads();
+    unsigned first = 0;
+    if (group.thread_rank() == 0) first = atomicAdd(&stage.count, group.size());
+    const unsigned slot = group.shfl(first, 0) + group.thread_rank();
+    if (slot < Capacity) stage.items[slot] = v;
+    else queue.push(v);
+  }
+
+  template <int BlockThreads>
+  __device__ __forceinline__ static void flush(const SparseQueueView& queue) {
+    Storage& stage = storage();
+    __syncthreads();
+    const unsigned count = stage.count < Capacity ? stage.count : Capacity;
+    if (threadIdx.x == 0) stage.base = count != 0 ? queue.reserve(count) : 0;
+    __syncthreads();
+    for (unsigned i = threadIdx.x; i < count; i += BlockThreads)
+      queue.write(stage.base + i, stage.items[i]);
+    __syncthreads();
+    if (threadIdx.x == 0) stage.count = 0;
+    __syncthreads();
+  }
 };
 #endif
 

@@ -1,0 +1,127 @@
+//===- CudaOutline.cpp - Outlined pipe loops in CUDA -----------------------===//
+
+#include "CudaOutline.h"
+
+#include "CudaKernels.h"
+
+namespace irglc {
+
+namespace {
+
+// One launch of an outlined loop's body: the member of the rounds struct
+// that holds its Body.
+struct Step {
+  const HostStmt* launch;
+  const Kernel* kernel;
+  std::string member;  // the kernel's name, numbered when launched twice
+};
+
+std::vector<Step> steps_of(const Module& module, const HostStmt& loop) {
+  std::vector<Step> steps;
+  for (const HostStmt& stmt : loop.body) {
+    if (stmt.kind != HostStmt::Kind::launch && stmt.kind != HostStmt::Kind::for_all_nodes) continue;
+    Step step{&stmt, module.find_kernel(stmt.kernel), stmt.kernel};
+    for (const Step& earlier : steps)
+      if (earlier.member == step.member) step.member += "_" + std::to_string(steps.size() + 1);
+    steps.push_back(step);
+  }
+  return steps;
+}
+
+const char* side_name(PipeSide side) { return side == PipeSide::in ? "in" : "out"; }
+
+// The frontier a step's Body runs over inside round().
+std::string grid_frontier(const Step& step, const std::string& pipe) {
+  const VertexLoop& loop = step.kernel->loop;
+  if (loop.domain == VertexDomain::all_nodes)
+    return "schedule::AllNodes{" + step.member + "." + loop.graph + ".num_nodes()}";
+  for (size_t a = 0; a < step.kernel->params.size(); ++a)
+    if (step.kernel->params[a].var.name == loop.worklist)
+      return std::string("schedule::WorklistItems{") +
+             side_name(pipe_side(step.launch->args[a], pipe)) + "}";
+  return "schedule::WorklistItems{in}";
+}
+
+std::string launch_text(const HostStmt& launch) {
+  std::string args;
+  for (const std::string& arg : launch.args) args += (args.empty() ? "" : ", ") + arg;
+  return launch.kernel + "(" + args + ")";
+}
+
+void write_rounds_struct(CodeWriter& out, const Module& module, const HostStmt& loop,
+                         const BackendOptions& options) {
+  const std::vector<Step> steps = steps_of(module, loop);
+  out.line();
+  out.comment(where(loop.loc) + ": one round of the loop over the pipe '" + loop.name +
+              "', run by a persistent kernel");
+  out.comment("(schedule/outline.cuh) with that round's worklists; kernels are separated by grid barriers.");
+  out.open("struct " + loop.outlined + "_rounds {");
+  for (const Step& step : steps) {
+    out.line(body_name(*step.kernel) + " " + step.member + ";  // " + where(step.launch->loc));
+    out.line("schedule::GridItems<" + body_name(*step.kernel) + "> " + step.member + "_items;");
+  }
+  out.line();
+  out.line("template <int BlockThreads>");
+  out.line("__device__ void round(const schedule::GridRound& grid, const irgl::gpu::SparseQueueView& in,");
+  out.open("                      const irgl::gpu::SparseQueueView& out) {");
+  for (size_t s = 0; s < steps.size(); ++s) {
+    const Step& step = steps[s];
+    if (s > 0) out.line("grid.sync();");
+    out.comment(where(step.launch->loc) + ": " + launch_text(*step.launch));
+    for (size_t a = 0; a < step.kernel->params.size() && a < step.launch->args.size(); ++a) {
+      if (step.kernel->params[a].kind != ParamKind::worklist) continue;
+      out.line(step.member + "." + step.kernel->params[a].var.name + " = Worklist{" +
+               side_name(pipe_side(step.launch->args[a], loop.name)) + "};");
+    }
+    out.line("schedule::InGrid<" + policy(*step.kernel, options.block_threads) + ">::run(grid, " +
+             step.member + ", " + grid_frontier(step, loop.name) + ", " + step.member + "_items);");
+  }
+  out.close();
+  out.close("};");
+}
+
+void visit_outlined(const HostBlock& block, const std::function<void(const HostStmt&)>& visit) {
+  for (const HostStmt& stmt : block) {
+    visit_outlined(stmt.body, visit);
+    visit_outlined(stmt.else_body, visit);
+    if (stmt.kind == HostStmt::Kind::pipe_loop && !stmt.outlined.empty()) visit(stmt);
+  }
+}
+
+}  // namespace
+
+void write_outlined_rounds(CodeWriter& out, const Module& module, const BackendOptions& options) {
+  visit_outlined(module.driver.body,
+                 [&](const HostStmt& loop) { write_rounds_struct(out, module, loop, options); });
+}
+
+void write_outlined_loop(CodeWriter& out, const Module& module, const HostStmt& loop,
+                         const BackendOptions& options) {
+  // Locals are prefixed irgl_ so that the launches' arguments (driver
+  // variables) keep their meaning inside the block.
+  const std::vector<Step> steps = steps_of(module, loop);
+  const std::string rounds_type = loop.outlined + "_rounds";
+  const std::string threads = std::to_string(options.block_threads);
+  out.open("if (schedule::outline_mode() != schedule::OutlineMode::off) {");
+  out.comment("Every round in one kernel launch (" + rounds_type + "); the pipe is empty after.");
+  out.line("static schedule::OutlinedLoop<" + threads + ", " + rounds_type + "> irgl_loop;");
+  for (const Step& step : steps)
+    out.line("static schedule::State<" + body_name(*step.kernel) + "> irgl_" + step.member + "_state;");
+  out.line("const schedule::OutlineShape irgl_shape = irgl_loop.shape(" + loop.name + ".storage());");
+  out.line(rounds_type + " irgl_rounds;");
+  for (const Step& step : steps) {
+    std::string args;
+    for (const std::string& arg : step.launch->args) args += (args.empty() ? "" : ", ") + arg;
+    out.line("irgl_rounds." + step.member + " = make_" + step.kernel->name + "(" + args + ");  // " +
+             where(step.launch->loc));
+    out.line("irgl_rounds." + step.member + "_items = schedule::InGrid<" +
+             policy(*step.kernel, options.block_threads) + ">::items(");
+    out.line("    irgl_rounds." + step.member + ", irgl_" + step.member + "_state, " +
+             step.kernel->name + "_options(), irgl_shape);");
+  }
+  out.line(loop.name + ".ran_on_device(irgl_loop.run(irgl_rounds, " + loop.name +
+           ".storage(), schedule::outline_mode()));");
+  out.reopen("} else {  // --outline=off: a launch per kernel and round");
+}
+
+}  // namespace irglc

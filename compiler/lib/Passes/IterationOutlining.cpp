@@ -1,0 +1,117 @@
+//===- IterationOutlining.cpp - Pipe loops as one persistent kernel --------===//
+//
+// A driver loop `while (!pipe.empty()) { k1(...); k2(...); pipe.swap(); }`
+// costs a launch per kernel and a host round trip (the pipe's size) per
+// round; on a road graph with thousands of tiny rounds that is most of the
+// time. When the loop's body is nothing but launches and the final swap,
+// and every argument is the same in every round (a variable, a literal, or
+// the pipe's in() / out(), which rotate on the device), the CUDA backend
+// runs all rounds in one cooperative kernel (runtime/include/irgl/gpu/
+// schedule/outline.cuh), ALB's huge-vertex phase included.
+//
+//===----------------------------------------------------------------------===//
+
+#include <cctype>
+
+#include "irglc/Passes/Passes.h"
+
+namespace irglc {
+
+namespace {
+
+bool is_identifier(const std::string& text) {
+  if (text.empty() || !(std::isalpha(static_cast<unsigned char>(text[0])) || text[0] == '_'))
+    return false;
+  for (char c : text)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+  return true;
+}
+
+bool is_number(const std::string& text) {
+  if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0]))) return false;
+  for (char c : text)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '\'')) return false;
+  return true;
+}
+
+std::string compact_text(const CodeFragment& code) {
+  std::string text;
+  for (const CodeSegment& segment : code.segments)
+    for (char c : segment.text)
+      if (!std::isspace(static_cast<unsigned char>(c))) text += c;
+  return text;
+}
+
+// Why the rounds of `loop` cannot run in one kernel, or "" when they can.
+std::string why_not_outlinable(const Module& module, const HostStmt& loop) {
+  const HostBlock& body = loop.body;
+  if (body.empty() || body.back().kind != HostStmt::Kind::code ||
+      compact_text(body.back().code) != loop.name + ".swap();")
+    return "its body does not end with " + loop.name + ".swap()";
+  for (size_t i = 0; i + 1 < body.size(); ++i) {
+    const HostStmt& stmt = body[i];
+    if (stmt.kind != HostStmt::Kind::launch && stmt.kind != HostStmt::Kind::for_all_nodes)
+      return "line " + std::to_string(stmt.loc.line) +
+             " is host code; only kernel launches and the final swap can run on the device";
+    const Kernel* kernel = module.find_kernel(stmt.kernel);
+    if (!kernel) return "it launches an unknown kernel '" + stmt.kernel + "'";
+    for (size_t a = 0; a < stmt.args.size() && a < kernel->params.size(); ++a) {
+      const std::string& arg = stmt.args[a];
+      if (kernel->params[a].kind == ParamKind::worklist) {
+        if (pipe_side(arg, loop.name) == PipeSide::none)
+          return "the worklist argument '" + arg + "' of " + stmt.kernel + " is not " + loop.name +
+                 ".in() or " + loop.name + ".out()";
+      } else if (!is_identifier(arg) && !is_number(arg)) {
+        return "the argument '" + arg + "' of " + stmt.kernel +
+               " is an expression; outlined rounds take variables and literals, evaluated once";
+      }
+    }
+  }
+  return "";
+}
+
+class IterationOutlining : public Pass {
+ public:
+  const char* name() const override { return "iteration-outlining"; }
+
+  void run(Module& module, const PassOptions& options, DiagnosticPrinter& diagnostics) override {
+    if (options.outline == PassOptions::Outline::off) return;
+    visit(module, module.driver.body, options, diagnostics);
+  }
+
+ private:
+  void visit(const Module& module, HostBlock& block, const PassOptions& options,
+             DiagnosticPrinter& diagnostics) {
+    for (HostStmt& stmt : block) {
+      visit(module, stmt.body, options, diagnostics);
+      visit(module, stmt.else_body, options, diagnostics);
+      if (stmt.kind != HostStmt::Kind::pipe_loop) continue;
+      std::string problem = why_not_outlinable(module, stmt);
+      if (problem.empty() && options.instrument_load)
+        problem = "--instrument=load records every launch; outlined rounds have one";
+      if (!problem.empty()) {
+        if (options.outline == PassOptions::Outline::on)
+          diagnostics.error(stmt.loc, "cannot outline this pipe loop (--outline=on): " + problem);
+        continue;
+      }
+      stmt.outlined = unique_name("pipe_loop_line" + std::to_string(stmt.loc.line), stmt.loc);
+    }
+  }
+
+  std::string unique_name(std::string name, const SourceLoc& loc) {
+    for (const std::string& used : names_)
+      if (used == name) name += "_col" + std::to_string(loc.column);
+    names_.push_back(name);
+    return name;
+  }
+
+  std::vector<std::string> names_;
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> create_iteration_outlining_pass() {
+  return std::make_unique<IterationOutlining>();
+}
+
+}  // namespace irglc

@@ -1,0 +1,497 @@
+// Iteration outlining: all rounds of a pipe loop
+//
+//   while (!pipe.empty()) { kernel(g, pipe.in(), pipe.out()); pipe.swap(); }
+//
+// in ONE kernel launch instead of a launch (plus a host round trip to read
+// the pipe's size) per round. The persistent kernel runs on a grid that is
+// resident as a whole (cooperative launch) and separates rounds, and the
+// phases of a schedule within a round, by grid-wide barriers. Everything
+// the host used to decide between launches is decided on the device:
+//   - the loop's exit (the input queue is empty, or a push overflowed),
+//   - the pipe's swap (queue views rotate with the round number),
+//   - ALB's huge-vertex phase: the inspection's count, a grid-wide prefix
+//     sum of the huge vertices' degrees and the cyclic distribution of their
+//     edges over the whole grid,
+//   - LB's and merge-path's gather and prefix sum, in chunks of a fixed
+//     number of items.
+//
+//   struct MyRounds {                       // one per loop (irglc writes it)
+//     MyBody body;  GridItems<MyBody> items;
+//     template <int B> __device__ void round(const GridRound& grid,
+//                                            SparseQueueView in, SparseQueueView out) {
+//       body.frontier = in; body.next = out;
+//       InGrid<Alb<B>>::run(grid, body, WorklistItems{in}, items);
+//     }
+//   };
+//   static OutlinedLoop<256, MyRounds> loop;
+//   MyRounds rounds{body, InGrid<Alb<256>>::items(body, state, options, loop.shape(pipe))};
+//   uint64_t done = loop.run(rounds, pipe, OutlineMode::persistent);
+//
+// OutlineMode::graph runs the same device code one round per launch, from a
+// CUDA graph whose conditional while-node repeats the round kernel until
+// the kernel clears the condition: launches without the host, for
+// comparison (docs/performance.md).
+#pragma once
+
+#include <cooperative_groups.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <cstring>
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "irgl/gpu/check.h"
+#include "irgl/gpu/device_buffer.h"
+#include "irgl/gpu/schedule/schedules.cuh"
+#include "irgl/gpu/worklist/pipe.cuh"
+
+namespace irgl::gpu::schedule {
+
+// How a pipe loop runs (the generated programs' --outline option).
+enum class OutlineMode : uint8_t {
+  off,         // a launch per kernel and round, the loop on the host
+  persistent,  // one cooperative kernel runs every round
+  graph,       // a CUDA graph's conditional while-node launches each round
+};
+// "off", "persistent", "graph".
+const char* to_string(OutlineMode mode);
+// Parses a mode name; false when `text` names none.
+bool parse_outline_mode(const std::string& text, OutlineMode& mode);
+// The mode of outlined loops in this process (default: persistent).
+OutlineMode& outline_mode();
+
+// What every thread of a persistent kernel shares: grid-wide barriers and
+// scratch for grid-wide prefix sums.
+struct GridRound {
+  uint64_t* block_sums = nullptr;  // one entry per block
+
+#if defined(__CUDACC__)
+  __device__ void sync() const { cooperative_groups::this_grid().sync(); }
+#endif
+};
+
+// What the host tells a persistent kernel about a loop.
+struct OutlineShape {
+  uint64_t grid_threads = 0;    // threads of the persistent kernel
+  uint64_t pipe_capacity = 0;   // items of each of the pipe's queues
+  uint64_t chunk_items = 0;     // LB / merge-path items gathered at a time
+};
+
+// The per-item storage of one kernel of an outlined loop: ALB's huge list,
+// or the chunk of items of LB / merge-path.
+template <class Body>
+struct GridItems {
+  ItemArrays<Body> items;                        // capacity: list / chunk size
+  unsigned long long* counter = nullptr;         // ALB: the huge list's count
+  uint64_t alb_threshold = kAlbDefaultThreshold; // ALB: degree above which a vertex is huge
+  bool alb_inspects = false;                     // ALB: some vertex can be huge
+  Distribution alb_distribution = Distribution::cyclic;
+};
+
+#if defined(__CUDACC__)
+// out[i] = in[0] + ... + in[i-1] for i in [0, count]; out[count] is the
+// total. Every thread of the grid calls it; out is complete after the
+// caller's next grid.sync(). Each block sums a contiguous share, a barrier
+// publishes the block sums, then each block scans its share from its
+// offset (two reads of `in`, one grid barrier).
+template <int BlockThreads>
+__device__ void grid_exclusive_sum(const GridRound& grid, const uint64_t* in, uint64_t* out,
+                                   uint64_t count) {
+  using Reduce = cub::BlockReduce<uint64_t, BlockThreads>;
+  using Scan = cub::BlockScan<uint64_t, BlockThreads>;
+  __shared__ union {
+    typename Reduce::TempStorage reduce;
+    typename Scan::TempStorage scan;
+  } temp;
+  __shared__ uint64_t carry;
+  const uint64_t share = (count + gridDim.x - 1) / gridDim.x;
+  const uint64_t begin = min(uint64_t(blockIdx.x) * share, count);
+  const uint64_t end = min(begin + share, count);
+
+  uint64_t local = 0;
+  for (uint64_t i = begin + threadIdx.x; i < end; i += BlockThreads) local += in[i];
+  const uint64_t block_total = Reduce(temp.reduce).Sum(local);
+  if (threadIdx.x == 0) grid.block_sums[blockIdx.x] = block_total;
+  grid.sync();
+
+  local = 0;
+  for (unsigned b = threadIdx.x; b < blockIdx.x; b += BlockThreads) local += grid.block_sums[b];
+  __syncthreads();  // temp is reused
+  const uint64_t offset = Reduce(temp.reduce).Sum(local);
+  if (threadIdx.x == 0) carry = offset;
+  __syncthreads();
+  for (uint64_t base = begin; base < end; base += BlockThreads) {
+    const uint64_t i = base + threadIdx.x;
+    uint64_t prefix = 0, tile_total = 0;
+    Scan(temp.scan).ExclusiveSum(i < end ? in[i] : uint64_t{0}, prefix, tile_total);
+    if (i < end) out[i] = carry + prefix;
+    __syncthreads();
+    if (threadIdx.x == 0) carry += tile_total;
+    __syncthreads();
+  }
+  if (blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) out[count] = carry;
+}
+
+// The edge-balanced phase over items[0, count) that LB, merge-path and
+// ALB's huge vertices share: prefix sum of the degrees, the edges spread
+// over the grid, then post(). Ends without a final barrier.
+template <int B, class Body>
+__device__ void edge_balanced_in_grid(const GridRound& grid, Body& body, const ItemArrays<Body>& items,
+                                      uint64_t count, bool merge_path, Distribution distribution) {
+  NoLoadCounters counters;
+  grid_exclusive_sum<B>(grid, items.degrees, items.offsets, count);
+  grid.sync();
+  if (merge_path) merge_path_atoms<B>(body, items, count, counters);
+  else if (distribution == Distribution::cyclic)
+    edge_balanced_atoms<B, Distribution::cyclic>(body, items, count, counters);
+  else edge_balanced_atoms<B, Distribution::blocked>(body, items, count, counters);
+  if constexpr (Body::kHasPost || Body::kHasAccum) {
+    grid.sync();
+    post_items(body, items, count);
+  }
+}
+#endif
+
+// InGrid<Policy>: a schedule policy inside a persistent kernel.
+//   items(body, state, options, shape)   host: the GridItems the policy needs
+//   run(grid, body, frontier, items)     device: one pass over the frontier;
+//                                        every thread of the grid calls it;
+//                                        the caller syncs the grid after it
+template <class Policy>
+struct InGrid;
+
+// Policies that need no per-item storage and no grid barrier.
+template <class Policy>
+struct InGridWithoutItems {
+  template <class Body, class Counters>
+  static GridItems<Body> items(const Body&, State<Body, Counters>&, const RunOptions&,
+                               const OutlineShape&) {
+    return {};
+  }
+};
+
+template <int B>
+struct InGrid<ThreadMapped<B>> : InGridWithoutItems<ThreadMapped<B>> {
+#if defined(__CUDACC__)
+  template <class Body, class Frontier>
+  __device__ static void run(const GridRound&, Body& body, const Frontier& frontier,
+                             const GridItems<Body>&) {
+    NoLoadCounters counters;
+    begin_body<B>(body);
+    thread_mapped_tiles<B>(body, frontier, counters);
+    finish_body<B>(body, counters);
+  }
+#endif
+};
+
+template <int B, int G>
+struct InGrid<GroupMapped<B, G>> : InGridWithoutItems<GroupMapped<B, G>> {
+#if defined(__CUDACC__)
+  template <class Body, class Frontier>
+  __device__ static void run(const GridRound&, Body& body, const Frontier& frontier,
+                             const GridItems<Body>&) {
+    NoLoadCounters counters;
+    begin_body<B>(body);
+    if constexpr (!Body::kHasEdges) thread_mapped_tiles<B>(body, frontier, counters);
+    else if constexpr (G <= 32) group_mapped_tiles<B, G>(body, frontier, counters);
+    else block_group_tiles<B, G>(body, frontier, counters);
+    finish_body<B>(body, counters);
+  }
+#endif
+};
+
+template <int B>
+struct InGrid<Twc<B>> : InGridWithoutItems<Twc<B>> {
+#if defined(__CUDACC__)
+  template <class Body, class Frontier>
+  __device__ static void run(const GridRound&, Body& body, const Frontier& frontier,
+                             const GridItems<Body>&) {
+    NoLoadCounters counters;
+    begin_body<B>(body);
+    if constexpr (Body::kHasEdges) twc_tiles<B>(body, frontier, NoHugeList{}, counters);
+    else thread_mapped_tiles<B>(body, frontier, counters);
+    finish_body<B>(body, counters);
+  }
+#endif
+};
+
+// LB and merge-path: the frontier in chunks of shape.chunk_items items, each
+// gathered, scanned and spread over the grid.
+template <int B, bool UseMergePath, Distribution Dist>
+struct InGrid<EdgeBalanced<B, UseMergePath, Dist>> {
+  template <class Body, class Counters>
+  static GridItems<Body> items(const Body&, State<Body, Counters>& state, const RunOptions&,
+                               const OutlineShape& shape) {
+    GridItems<Body> grid_items;
+    if constexpr (Body::kHasEdges) grid_items.items = state.items(shape.chunk_items);
+    return grid_items;
+  }
+
+#if defined(__CUDACC__)
+  template <class Body, class Frontier>
+  __device__ static void run(const GridRound& grid, Body& body, const Frontier& frontier,
+                             const GridItems<Body>& grid_items) {
+    NoLoadCounters counters;
+    begin_body<B>(body);
+    if constexpr (!Body::kHasEdges) {
+      thread_mapped_tiles<B>(body, frontier, counters);
+    } else {
+      const ItemArrays<Body>& items = grid_items.items;
+      const uint64_t size = frontier.size();
+      for (uint64_t first = 0; first < size; first += items.capacity) {
+        if (first > 0) grid.sync();  // the previous chunk is done with the arrays
+        const uint64_t count = min(size - first, items.capacity);
+        gather_items<B>(body, frontier, items, first, first + count, counters);
+        grid.sync();
+        edge_balanced_in_grid<B>(grid, body, items, count, UseMergePath, Dist);
+      }
+    }
+    finish_body<B>(body, counters);
+  }
+#endif
+};
+
+// ALB: TWC with the inspection; when it set vertices aside, their edges are
+// spread over the whole grid in the same launch. The huge list holds at most
+// twice as many vertices as can be huge at once (|E| / threshold, plus
+// room for duplicates in the worklist); vertices that find it full go
+// through TWC's block bin.
+template <int B>
+struct InGrid<Alb<B>> {
+  template <class Body, class Counters>
+  static GridItems<Body> items(const Body& body, State<Body, Counters>& state,
+                               const RunOptions& options, const OutlineShape& shape) {
+    GridItems<Body> grid_items;
+    if constexpr (Body::kHasEdges) {
+      const AlbOverrides& overrides = alb_overrides();
+      grid_items.alb_threshold =
+          alb_threshold(overrides.threshold.value_or(options.alb_threshold), shape.grid_threads);
+      grid_items.alb_distribution = overrides.distribution.value_or(options.alb_distribution);
+      grid_items.alb_inspects = alb_inspects(body.max_degree(), grid_items.alb_threshold);
+      if (grid_items.alb_inspects) {
+        const uint64_t huge_at_once = shape.pipe_capacity / grid_items.alb_threshold + 1;
+        grid_items.items = state.items(std::min(shape.pipe_capacity, 2 * huge_at_once + 1024));
+        grid_items.counter = state.count();
+        IRGL_CUDA_CHECK(cudaMemset(grid_items.counter, 0, sizeof(unsigned long long)));
+      }
+    }
+    return grid_items;
+  }
+
+#if defined(__CUDACC__)
+  template <class Body, class Frontier>
+  __device__ static void run(const GridRound& grid, Body& body, const Frontier& frontier,
+                             const GridItems<Body>& grid_items) {
+    NoLoadCounters counters;
+    begin_body<B>(body);
+    if constexpr (!Body::kHasEdges) {
+      thread_mapped_tiles<B>(body, frontier, counters);
+    } else if (!grid_items.alb_inspects) {
+      twc_tiles<B>(body, frontier, NoHugeList{}, counters);
+    } else {
+      const ItemArrays<Body>& items = grid_items.items;
+      HugeList<Body> huge;
+      huge.threshold = grid_items.alb_threshold;
+      huge.capacity = items.capacity;
+      huge.vertices = items.vertices;
+      huge.closures = items.closures;
+      huge.begins = items.begins;
+      huge.degrees = items.degrees;
+      huge.accums = items.accums;
+      huge.count = grid_items.counter;
+      twc_tiles<B>(body, frontier, huge, counters);
+      grid.sync();
+      const uint64_t pushed = *grid_items.counter;
+      const uint64_t count = min(pushed, items.capacity);
+      if (count > 0) {  // the same value in every thread: a uniform branch
+        if constexpr (Body::kHasPost || Body::kHasAccum)
+          for (uint64_t i = global_thread(); i < count; i += grid_threads()) items.active[i] = 1;
+        edge_balanced_in_grid<B>(grid, body, items, count, false, grid_items.alb_distribution);
+        // Every thread read the count before the scan's barrier.
+        if (global_thread() == 0) *grid_items.counter = 0;
+      }
+    }
+    finish_body<B>(body, counters);
+  }
+#endif
+};
+
+// The control block of a running outlined loop, in device memory. Round r
+// reads queue r % 3 and pushes to queue (r + 1) % 3, and clears queue
+// (r + 2) % 3 for round r + 1 to push to: three counters make the swap free
+// of an extra barrier (nobody reads or writes queue (r + 2) % 3 in round r).
+struct OutlineControl {
+  QueueCounters queues[3];
+  unsigned long long rounds;  // rounds done
+  unsigned long long reserved;
+};
+
+// The pipe as a persistent kernel sees it.
+struct OutlinedPipe {
+  VertexId* items[2] = {nullptr, nullptr};  // the pipe's input and output at the start
+  uint64_t capacity = 0;
+  OutlineControl* control = nullptr;
+  uint64_t* block_sums = nullptr;
+
+#if defined(__CUDACC__)
+  __device__ SparseQueueView queue(uint64_t round) const {
+    return {items[round & 1], capacity, &control->queues[round % 3]};
+  }
+  // Whether round `round` has work: its input holds items and the round
+  // before it did not overflow its output.
+  __device__ bool has_work(uint64_t round) const {
+    const QueueCounters& in = control->queues[round % 3];
+    return in.pushed != 0 && in.overflow == 0;
+  }
+#endif
+};
+
+#if defined(__CUDACC__)
+// Runs up to max_rounds rounds of `rounds`, from round control->rounds, with
+// a grid barrier after each. With `signal`, sets the CUDA graph's condition
+// to whether another round has work.
+template <int BlockThreads, class Rounds>
+__global__ void __launch_bounds__(BlockThreads)
+    outlined_pipe_kernel(Rounds rounds, OutlinedPipe pipe, uint64_t max_rounds, bool signal,
+                         cudaGraphConditionalHandle condition) {
+  const GridRound grid{pipe.block_sums};
+  uint64_t round = pipe.control->rounds;
+  for (uint64_t done = 0; done < max_rounds && pipe.has_work(round); ++done, ++round) {
+    if (global_thread() == 0) pipe.control->queues[(round + 2) % 3] = QueueCounters{0, 0, 0};
+    rounds.template round<BlockThreads>(grid, pipe.queue(round), pipe.queue(round + 1));
+    grid.sync();
+  }
+  grid.sync();  // every thread has read control->rounds
+  if (global_thread() == 0) {
+    pipe.control->rounds = round;
+    if (signal) cudaGraphSetConditional(condition, pipe.has_work(round) ? 1u : 0u);
+  }
+}
+#endif
+
+namespace detail {
+// Host-side helpers of OutlinedLoop (runtime/src/gpu/outline.cu).
+// A CUDA graph whose conditional while-node repeats `kernel` (cooperative)
+// while the condition holds; the kernel's last two parameters are set to
+// `signal = true` and the condition's handle.
+cudaGraphExec_t build_round_graph(const void* kernel, unsigned blocks, unsigned threads,
+                                  void** args, cudaGraphConditionalHandle* condition_slot);
+}  // namespace detail
+
+// The host side of one outlined loop (a static per loop in generated code).
+template <int BlockThreads, class Rounds>
+class OutlinedLoop {
+ public:
+  OutlinedLoop() = default;
+  OutlinedLoop(const OutlinedLoop&) = delete;
+  OutlinedLoop& operator=(const OutlinedLoop&) = delete;
+  ~OutlinedLoop() {
+    if (exec_) cudaGraphExecDestroy(exec_);  // errors ignored: may run at exit
+  }
+
+  // The persistent kernel's grid (all blocks resident), its threads and the
+  // pipe's capacity, for the policies' InGrid<...>::items().
+  OutlineShape shape(const Pipe& pipe) {
+    OutlineShape shape;
+    shape.grid_threads = uint64_t(blocks()) * BlockThreads;
+    shape.pipe_capacity = pipe.capacity();
+    shape.chunk_items = std::max<uint64_t>(shape.grid_threads * 16, 1u << 20);
+    if (shape.chunk_items > pipe.capacity()) shape.chunk_items = pipe.capacity();
+    return shape;
+  }
+
+  // Runs rounds until the pipe's input is empty and returns their number;
+  // the pipe is empty after. Throws std::runtime_error when a round pushed
+  // more than a queue holds (as Pipe's size check does). One copy and one
+  // stream synchronization at the end.
+  uint64_t run(const Rounds& rounds, Pipe& pipe, OutlineMode mode) {
+    cudaStream_t stream = pipe.stream();
+    prepare(pipe);
+    OutlinedPipe view;
+    view.items[0] = pipe.in().items;
+    view.items[1] = pipe.out().items;
+    view.capacity = pipe.capacity();
+    view.control = control_.data();
+    view.block_sums = block_sums_.data();
+    IRGL_CUDA_CHECK(cudaMemsetAsync(view.control, 0, sizeof(OutlineControl), stream));
+    IRGL_CUDA_CHECK(cudaMemcpyAsync(&view.control->queues[0], pipe.in().counters,
+                                    sizeof(QueueCounters), cudaMemcpyDeviceToDevice, stream));
+    const auto kernel = outlined_pipe_kernel<BlockThreads, Rounds>;
+    if (mode == OutlineMode::graph) {
+      launch_graph(reinterpret_cast<const void*>(kernel), rounds, view, stream);
+    } else {
+      uint64_t max_rounds = ~uint64_t{0};
+      bool signal = false;
+      cudaGraphConditionalHandle condition = 0;
+      Rounds rounds_arg = rounds;
+      void* args[] = {&rounds_arg, &view, &max_rounds, &signal, &condition};
+      IRGL_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel),
+                                                  blocks(), BlockThreads, args, 0, stream));
+      IRGL_CUDA_CHECK_LAUNCH();
+    }
+    IRGL_CUDA_CHECK(cudaMemcpyAsync(host_control_.data(), view.control, sizeof(OutlineControl),
+                                    cudaMemcpyDeviceToHost, stream));
+    IRGL_CUDA_CHECK(cudaStreamSynchronize(stream));
+    const OutlineControl& control = host_control_[0];
+    const QueueCounters& last = control.queues[control.rounds % 3];
+    if (last.overflow) throw std::runtime_error(overflow_message(last.pushed, pipe.capacity()));
+    pipe.clear();
+    return control.rounds;
+  }
+
+ private:
+  unsigned blocks() {
+    if (blocks_ == 0)
+      blocks_ = resident_grid(reinterpret_cast<const void*>(outlined_pipe_kernel<BlockThreads, Rounds>),
+                              BlockThreads);
+    return blocks_;
+  }
+
+  void prepare(const Pipe&) {
+    if (control_.empty()) {
+      control_ = DeviceBuffer<OutlineControl>(1);
+      host_control_ = PinnedBuffer<OutlineControl>(1);
+      block_sums_ = DeviceBuffer<uint64_t>(blocks());
+    }
+  }
+
+  // The graph is built once per set of kernel arguments (the same for every
+  // run of a driver on the same graph) and relaunched after that.
+  void launch_graph(const void* kernel, const Rounds& rounds, const OutlinedPipe& view,
+                    cudaStream_t stream) {
+    std::vector<unsigned char> key(sizeof(Rounds) + sizeof(OutlinedPipe));
+    std::memcpy(key.data(), &rounds, sizeof(Rounds));
+    std::memcpy(key.data() + sizeof(Rounds), &view, sizeof(OutlinedPipe));
+    if (!exec_ || key != graph_key_) {
+      if (exec_) IRGL_CUDA_CHECK(cudaGraphExecDestroy(exec_));
+      exec_ = nullptr;
+      graph_rounds_ = rounds;
+      graph_view_ = view;
+      graph_max_rounds_ = 1;
+      graph_signal_ = true;
+      void* args[] = {&graph_rounds_, &graph_view_, &graph_max_rounds_, &graph_signal_,
+                      &graph_condition_};
+      exec_ = detail::build_round_graph(kernel, blocks(), BlockThreads, args, &graph_condition_);
+      graph_key_ = std::move(key);
+    }
+    IRGL_CUDA_CHECK(cudaGraphLaunch(exec_, stream));
+  }
+
+  unsigned blocks_ = 0;
+  DeviceBuffer<OutlineControl> control_;
+  PinnedBuffer<OutlineControl> host_control_;
+  DeviceBuffer<uint64_t> block_sums_;
+  cudaGraphExec_t exec_ = nullptr;
+  std::vector<unsigned char> graph_key_;
+  Rounds graph_rounds_{};
+  OutlinedPipe graph_view_;
+  uint64_t graph_max_rounds_ = 1;
+  bool graph_signal_ = true;
+  cudaGraphConditionalHandle graph_condition_ = 0;
+};
+
+}  // namespace irgl::gpu::schedule

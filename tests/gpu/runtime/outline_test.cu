@@ -1,0 +1,283 @@
+// Iteration outlining (irgl/gpu/schedule/outline.cuh): a BFS pipe loop run
+// in one persistent kernel and as a CUDA graph, under every schedule,
+// against a CPU BFS; the grid-wide prefix sum; overflow reporting.
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <numeric>
+#include <stdexcept>
+#include <vector>
+
+#include "gpu_test.h"
+#include "gpu_test_util.h"
+#include "graph_fixtures.h"
+#include "irgl/gpu/device_graph.h"
+#include "irgl/gpu/schedule/outline.cuh"
+#include "irgl/lang/cuda.cuh"
+
+namespace irgl::gpu::schedule {
+namespace {
+
+using irgl::lang::Graph;
+using irgl::lang::Node;
+using irgl::lang::NodeArray;
+using irgl::lang::Worklist;
+using irgl::testing::vectors_equal;
+
+constexpr uint32_t kUnvisited = ~0u;
+constexpr int kThreads = 256;
+
+// BFS expansion as irglc writes it, plus an accumulator and post() (each
+// expanded vertex records how many edges its threads saw), so that the
+// edge-balanced phases' post step runs too. Pushes are block-staged.
+struct ExpandBody {
+  Graph g;
+  Worklist frontier;
+  irgl::lang::StagedWorklist<0> next;
+  NodeArray<uint32_t> level;
+  NodeArray<uint32_t> edges_seen;
+
+  struct Closure {
+    uint32_t next_level;
+  };
+  struct Accum {
+    uint32_t edges;
+  };
+  static constexpr bool kHasEdges = true;
+  static constexpr bool kHasAccum = true;
+  static constexpr bool kHasPost = true;
+
+  __device__ bool pre(Node n, Closure& closure) {
+    closure.next_level = level[n] + 1;
+    return true;
+  }
+  __device__ uint64_t edges_begin(Node v) const { return g.out_begin(v); }
+  __device__ uint64_t edges_end(Node v) const { return g.out_end(v); }
+  __host__ __device__ uint64_t max_degree() const { return g.max_out_degree(); }
+  __device__ void edge(Node, uint64_t e, const Closure& closure, Accum& accum) {
+    ++accum.edges;
+    const Node v = g.dst(e);
+    if (level[v] == kUnvisited && atomicCAS(&level[v], kUnvisited, closure.next_level) == kUnvisited)
+      next.push(v);
+  }
+  __device__ void post(Node n, const Closure&, const Accum& accum) { edges_seen[n] = accum.edges; }
+  __host__ __device__ static Accum identity() { return {0}; }
+  __device__ static void combine(Accum& into, const Accum& from) { into.edges += from.edges; }
+  __device__ static void atomic_combine(Accum* into, const Accum& from) {
+    atomicAdd(&into->edges, from.edges);
+  }
+  template <int B>
+  __device__ void begin() {
+    next.begin<B>();
+  }
+  template <int B>
+  __device__ void flush() {
+    next.flush<B>();
+  }
+};
+
+template <class Policy>
+struct ExpandRounds {
+  ExpandBody expand;
+  GridItems<ExpandBody> items;
+
+  template <int B>
+  __device__ void round(const GridRound& grid, const SparseQueueView& in, const SparseQueueView& out) {
+    expand.frontier = Worklist{in};
+    expand.next = Worklist{out};
+    InGrid<Policy>::run(grid, expand, WorklistItems{in}, items);
+  }
+};
+
+std::vector<uint32_t> cpu_levels(const CsrGraph& graph, VertexId source, uint64_t& rounds) {
+  std::vector<uint32_t> levels(graph.num_vertices(), kUnvisited);
+  std::deque<VertexId> pending{source};
+  levels[source] = 0;
+  uint32_t deepest = 0;
+  while (!pending.empty()) {
+    const VertexId v = pending.front();
+    pending.pop_front();
+    deepest = std::max(deepest, levels[v]);
+    for (uint64_t e = graph.out_offsets[v]; e < graph.out_offsets[v + 1]; ++e)
+      if (levels[graph.out_targets[e]] == kUnvisited) {
+        levels[graph.out_targets[e]] = levels[v] + 1;
+        pending.push_back(graph.out_targets[e]);
+      }
+  }
+  rounds = deepest + 1;  // one round per level
+  return levels;
+}
+
+// A graph with a few hubs (degree up to ~n/2) among sparse vertices, so that
+// ALB with a small threshold sets vertices aside and every TWC bin is used.
+CsrGraph skewed_graph() {
+  EdgeList edges = irgl::testing::random_edges("outline", 3000, 12000, WeightType::none, 7);
+  for (VertexId hub : {5u, 6u, 7u})
+    for (VertexId v = 0; v < 3000; v += hub) {
+      edges.sources.push_back(hub);
+      edges.targets.push_back(v);
+    }
+  BuildOptions options;
+  return build_csr(std::move(edges), options);
+}
+
+// All vertices unvisited except `source` (level 0).
+void start_levels(DeviceBuffer<uint32_t>& level, VertexId source) {
+  level.fill(kUnvisited);
+  const uint32_t zero = 0;
+  IRGL_CUDA_CHECK(cudaMemcpy(level.data() + source, &zero, sizeof zero, cudaMemcpyHostToDevice));
+}
+
+struct Case {
+  const char* name;
+  OutlineMode mode;
+  uint64_t alb_threshold;
+  Distribution distribution;
+  uint64_t chunk_items;  // 0: the default
+};
+
+template <class Policy>
+void check_outlined_bfs(const Case& c) {
+  SCOPED_TRACE(c.name);
+  SCOPED_TRACE(to_string(c.mode));
+  const CsrGraph host = skewed_graph();
+  const DeviceGraph device(host);
+  const Graph graph = irgl::lang::view_of(device);
+  const VertexId source = 5;
+  DeviceBuffer<uint32_t> level(host.num_vertices()), edges_seen(host.num_vertices());
+  start_levels(level, source);
+  edges_seen.zero();
+  Pipe pipe(host.num_edges() + host.num_vertices());
+  pipe.reset({source});
+
+  static OutlinedLoop<kThreads, ExpandRounds<Policy>> loop;
+  static State<ExpandBody> state;
+  OutlineShape shape = loop.shape(pipe);
+  if (c.chunk_items) shape.chunk_items = c.chunk_items;
+  RunOptions options;
+  options.alb_threshold = c.alb_threshold;
+  options.alb_distribution = c.distribution;
+  ExpandRounds<Policy> rounds;
+  rounds.expand = ExpandBody{graph, Worklist{pipe.in()}, Worklist{pipe.out()}, {level.data()},
+                             {edges_seen.data()}};
+  rounds.items = InGrid<Policy>::items(rounds.expand, state, options, shape);
+  uint64_t expected_rounds = 0;
+  const std::vector<uint32_t> expected = cpu_levels(host, source, expected_rounds);
+  for (int run = 0; run < 2; ++run) {  // the second run reuses the loop (and its graph)
+    if (run == 1) {
+      start_levels(level, source);
+      pipe.reset({source});
+    }
+    EXPECT_EQ(loop.run(rounds, pipe, c.mode), expected_rounds);
+    EXPECT_TRUE(vectors_equal(expected, level.download()));
+    EXPECT_EQ(pipe.read_sizes().in.size, 0u);
+  }
+  const std::vector<uint32_t> seen = edges_seen.download();
+  for (VertexId v = 0; v < host.num_vertices(); ++v)
+    if (expected[v] != kUnvisited)
+      ASSERT_EQ(seen[v], host.out_offsets[v + 1] - host.out_offsets[v]) << "vertex " << v;
+}
+
+constexpr Case kPersistent{"default", OutlineMode::persistent, kAlbDefaultThreshold,
+                           Distribution::cyclic, 0};
+constexpr Case kGraph{"default", OutlineMode::graph, kAlbDefaultThreshold, Distribution::cyclic, 0};
+
+TEST(Outline, ThreadMappedBfsMatchesTheCpu) {
+  IRGL_REQUIRE_GPU();
+  check_outlined_bfs<ThreadMapped<kThreads>>(kPersistent);
+  check_outlined_bfs<ThreadMapped<kThreads>>(kGraph);
+}
+
+TEST(Outline, GroupMappedBfsMatchesTheCpu) {
+  IRGL_REQUIRE_GPU();
+  check_outlined_bfs<Warp<kThreads>>(kPersistent);
+  check_outlined_bfs<Block<kThreads>>(kPersistent);
+  check_outlined_bfs<GroupMapped<kThreads, 64>>(kGraph);
+}
+
+TEST(Outline, TwcBfsMatchesTheCpu) {
+  IRGL_REQUIRE_GPU();
+  check_outlined_bfs<Twc<kThreads>>(kPersistent);
+  check_outlined_bfs<Twc<kThreads>>(kGraph);
+}
+
+TEST(Outline, EdgeBalancedBfsMatchesTheCpuInChunks) {
+  IRGL_REQUIRE_GPU();
+  check_outlined_bfs<Lb<kThreads>>(kPersistent);
+  check_outlined_bfs<MergePath<kThreads>>(kGraph);
+  // Frontiers larger than the chunk: several gather/scan/spread passes per round.
+  check_outlined_bfs<Lb<kThreads>>({"chunks of 100", OutlineMode::persistent,
+                                    kAlbDefaultThreshold, Distribution::cyclic, 100});
+  check_outlined_bfs<MergePath<kThreads>>({"chunks of 7", OutlineMode::persistent,
+                                           kAlbDefaultThreshold, Distribution::cyclic, 7});
+}
+
+TEST(Outline, AlbBfsSetsHugeVerticesAsideInTheSameKernel) {
+  IRGL_REQUIRE_GPU();
+  check_outlined_bfs<Alb<kThreads>>(kPersistent);
+  check_outlined_bfs<Alb<kThreads>>({"threshold 8, cyclic", OutlineMode::persistent, 8,
+                                     Distribution::cyclic, 0});
+  check_outlined_bfs<Alb<kThreads>>({"threshold 8, blocked", OutlineMode::persistent, 8,
+                                     Distribution::blocked, 0});
+  check_outlined_bfs<Alb<kThreads>>({"threshold 0", OutlineMode::graph, 0, Distribution::cyclic, 0});
+}
+
+// Every thread of a cooperative grid calls grid_exclusive_sum.
+__global__ void exclusive_sum_kernel(const uint64_t* in, uint64_t* out, uint64_t count,
+                                     uint64_t* block_sums) {
+  const GridRound grid{block_sums};
+  grid_exclusive_sum<kThreads>(grid, in, out, count);
+}
+
+TEST(Outline, GridExclusiveSumMatchesTheCpu) {
+  IRGL_REQUIRE_GPU();
+  const unsigned blocks = resident_grid(reinterpret_cast<const void*>(exclusive_sum_kernel), kThreads);
+  DeviceBuffer<uint64_t> block_sums(blocks);
+  for (uint64_t count : {0ull, 1ull, 255ull, 4097ull, 3000001ull}) {
+    SCOPED_TRACE(count);
+    std::vector<uint64_t> values(count);
+    for (uint64_t i = 0; i < count; ++i) values[i] = (i * 2654435761u) % 1000;
+    std::vector<uint64_t> expected(count + 1, 0);
+    std::partial_sum(values.begin(), values.end(), expected.begin() + 1);
+    DeviceBuffer<uint64_t> in(std::max<uint64_t>(count, 1)), out(count + 1);
+    if (count) in.upload(values.data(), count);
+    const uint64_t* in_ptr = in.data();
+    uint64_t* out_ptr = out.data();
+    uint64_t* sums_ptr = block_sums.data();
+    void* args[] = {&in_ptr, &out_ptr, &count, &sums_ptr};
+    IRGL_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(exclusive_sum_kernel),
+                                                blocks, kThreads, args, 0, 0));
+    IRGL_CUDA_CHECK(cudaDeviceSynchronize());
+    EXPECT_TRUE(vectors_equal(expected, out.download()));
+  }
+}
+
+// A round that pushes more than a queue holds stops the loop and is
+// reported like the host loop's overflow, never dropped silently.
+TEST(Outline, AnOverflowingRoundIsAnError) {
+  IRGL_REQUIRE_GPU();
+  const CsrGraph host = skewed_graph();
+  const DeviceGraph device(host);
+  DeviceBuffer<uint32_t> level(host.num_vertices()), edges_seen(host.num_vertices());
+  start_levels(level, 5);
+  Pipe pipe(64);  // vertex 5 alone reaches 600 vertices
+  pipe.reset({5});
+  for (OutlineMode mode : {OutlineMode::persistent, OutlineMode::graph}) {
+    static OutlinedLoop<kThreads, ExpandRounds<Twc<kThreads>>> loop;
+    static State<ExpandBody> state;
+    ExpandRounds<Twc<kThreads>> rounds;
+    rounds.expand = ExpandBody{irgl::lang::view_of(device), Worklist{pipe.in()}, Worklist{pipe.out()},
+                               {level.data()}, {edges_seen.data()}};
+    try {
+      loop.run(rounds, pipe, mode);
+      ADD_FAILURE() << "no error in mode " << to_string(mode);
+    } catch (const std::runtime_error& error) {
+      EXPECT_NE(std::string(error.what()).find("worklist overflow"), std::string::npos) << error.what();
+    }
+    start_levels(level, 5);
+    pipe.reset({5});
+  }
+}
+
+}  // namespace
+}  // namespace irgl::gpu::schedule
