@@ -9,7 +9,9 @@
 #   tools/gpu/check-examples.sh BIN_DIR DATASETS_DIR [SUFFIX...]
 #
 # BIN_DIR holds <app>-cpu, <app>-<SUFFIX> and irgl-check; SUFFIX defaults to
-# "cuda" (e.g. cuda-twc cuda-alb). Environment: APPS (default: all seven),
+# "cuda" (e.g. cuda-twc cuda-alb). A SUFFIX may add program options after
+# '@' signs: cuda-alb@outline=graph runs <app>-cuda-alb --outline graph.
+# Environment: APPS (default: all seven),
 # EXTRA_GRAPHS (generator specs with a ':' kind suffix, e.g. "rmat:scale=20:"),
 # JOBS (parallel runs, default 8), WORK_DIR, RUNS (timed runs, default 1).
 set -u
@@ -46,7 +48,7 @@ options_for() {
 graph_path() {
   case $1 in rmat:*|grid:*|uniform:*) echo "$1" ;; *) echo "$data/$1" ;; esac
 }
-tag_of() { echo "$1" | tr '/:=,' '____'; }
+tag_of() { echo "$1" | tr '/:=,@' '_____'; }
 
 # Phase 1: reference answers from the CPU builds, each verified by the checker.
 reference() {
@@ -95,10 +97,12 @@ gpu_run() {
   path=$(graph_path "$graph")
   opts=$(options_for "$app" "$weighted")
   reference=$work/$app-$(tag_of "$graph").cpu.out
-  out=$work/$app-$(tag_of "$graph").$suffix.out
-  [ -s "$reference" ] || { printf '%-6s %-16s %-40s SKIPPED (no reference)\n' "$app" "$suffix" "$graph"; return; }
-  if ! "$bin/$app-$suffix" "$path" $opts --runs "$runs" --output "$out" --force > "$out.log" 2>&1; then
-    printf '%-6s %-16s %-40s FAILED: %s\n' "$app" "$suffix" "$graph" "$(tail -1 "$out.log")"
+  out=$work/$app-$(tag_of "$graph").$(tag_of "$suffix").out
+  local program=${suffix%%@*} extra=
+  [ "$program" = "$suffix" ] || extra=$(echo "${suffix#*@}" | sed 's/^/--/; s/@/ --/g; s/=/ /g')
+  [ -s "$reference" ] || { printf '%-6s %-32s %-40s SKIPPED (no reference)\n' "$app" "$suffix" "$graph"; return; }
+  if ! "$bin/$app-$program" "$path" $opts $extra --runs "$runs" --output "$out" --force > "$out.log" 2>&1; then
+    printf '%-6s %-32s %-40s FAILED: %s\n' "$app" "$suffix" "$graph" "$(tail -1 "$out.log")"
     return
   fi
   ms=$(sed -n 's/^time: median \([0-9.]*\) ms.*/\1/p' "$out.log")
@@ -112,7 +116,7 @@ gpu_run() {
   if [ "$verdict" = PASS ]; then
     why=$(same_answer "$app" "$out" "$reference" 2>&1) || verdict="DIFFERS from the CPU build ${why}"
   fi
-  printf '%-6s %-16s %-40s %10s ms  %s\n' "$app" "$suffix" "$graph" "$ms" "$verdict"
+  printf '%-6s %-32s %-40s %10s ms  %s\n' "$app" "$suffix" "$graph" "$ms" "$verdict"
 }
 
 export -f reference same_answer gpu_run options_for graph_path tag_of
@@ -132,7 +136,7 @@ for suffix in "${suffixes[@]}"; do
     printf '%s\0%s\0%s\0' "$app" "$entry" "$suffix"
   done
 done > "$work/runs"
-printf '%-6s %-16s %-40s %13s  %s\n' app build graph time verdict
+printf '%-6s %-32s %-40s %13s  %s\n' app build graph time verdict
 xargs -0 -n 3 -P "$jobs" bash -c 'gpu_run "$0" "$1" "$2"' < "$work/runs" | tee "$work/runs.log"
 
 references=$(tr '\0' '\n' < "$work/references" | paste - - | wc -l)

@@ -30,9 +30,21 @@ OutlineMode& outline_mode() {
 
 namespace detail {
 
-cudaGraphExec_t build_round_graph(const void* kernel, unsigned blocks, unsigned threads,
-                                  void** args, cudaGraphConditionalHandle* condition_slot) {
-  cudaGraph_t graph = nullptr;
+namespace {
+cudaKernelNodeParams round_params(const void* kernel, unsigned blocks, unsigned threads,
+                                  void** args) {
+  cudaKernelNodeParams params{};
+  params.func = const_cast<void*>(kernel);
+  params.gridDim = dim3(blocks);
+  params.blockDim = dim3(threads);
+  params.sharedMemBytes = 0;
+  params.kernelParams = args;
+  return params;
+}
+}  // namespace
+
+void RoundGraph::build(const void* kernel, unsigned blocks, unsigned threads, void** args,
+                       cudaGraphConditionalHandle* condition_slot) {
   IRGL_CUDA_CHECK(cudaGraphCreate(&graph, 0));
   // The body runs at least once (default 1); the kernel decides after that.
   IRGL_CUDA_CHECK(cudaGraphConditionalHandleCreate(condition_slot, graph, 1,
@@ -44,24 +56,27 @@ cudaGraphExec_t build_round_graph(const void* kernel, unsigned blocks, unsigned 
   loop.conditional.size = 1;
   cudaGraphNode_t loop_node = nullptr;
   IRGL_CUDA_CHECK(cudaGraphAddNode(&loop_node, graph, nullptr, nullptr, 0, &loop));
-  cudaGraph_t body = loop.conditional.phGraph_out[0];
-
-  cudaKernelNodeParams round{};
-  round.func = const_cast<void*>(kernel);
-  round.gridDim = dim3(blocks);
-  round.blockDim = dim3(threads);
-  round.sharedMemBytes = 0;
-  round.kernelParams = args;
-  cudaGraphNode_t round_node = nullptr;
-  IRGL_CUDA_CHECK(cudaGraphAddKernelNode(&round_node, body, nullptr, 0, &round));
+  const cudaKernelNodeParams params = round_params(kernel, blocks, threads, args);
+  IRGL_CUDA_CHECK(cudaGraphAddKernelNode(&round, loop.conditional.phGraph_out[0], nullptr, 0, &params));
   cudaLaunchAttributeValue cooperative{};
   cooperative.cooperative = 1;
-  IRGL_CUDA_CHECK(cudaGraphKernelNodeSetAttribute(round_node, cudaLaunchAttributeCooperative,
-                                                  &cooperative));
-  cudaGraphExec_t exec = nullptr;
+  IRGL_CUDA_CHECK(cudaGraphKernelNodeSetAttribute(round, cudaLaunchAttributeCooperative, &cooperative));
   IRGL_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
-  IRGL_CUDA_CHECK(cudaGraphDestroy(graph));
-  return exec;
+}
+
+bool RoundGraph::update(const void* kernel, unsigned blocks, unsigned threads, void** args) {
+  const cudaKernelNodeParams params = round_params(kernel, blocks, threads, args);
+  if (cudaGraphExecKernelNodeSetParams(exec, round, &params) == cudaSuccess) return true;
+  (void)cudaGetLastError();  // clears the refusal; the caller rebuilds
+  return false;
+}
+
+void RoundGraph::destroy() {
+  if (exec) cudaGraphExecDestroy(exec);
+  if (graph) cudaGraphDestroy(graph);
+  exec = nullptr;
+  graph = nullptr;
+  round = nullptr;
 }
 
 }  // namespace detail

@@ -374,12 +374,22 @@ __global__ void __launch_bounds__(BlockThreads)
 #endif
 
 namespace detail {
-// Host-side helpers of OutlinedLoop (runtime/src/gpu/outline.cu).
-// A CUDA graph whose conditional while-node repeats `kernel` (cooperative)
-// while the condition holds; the kernel's last two parameters are set to
-// `signal = true` and the condition's handle.
-cudaGraphExec_t build_round_graph(const void* kernel, unsigned blocks, unsigned threads,
-                                  void** args, cudaGraphConditionalHandle* condition_slot);
+// A CUDA graph whose conditional while-node repeats one cooperative kernel
+// while the condition holds (runtime/src/gpu/outline.cu).
+struct RoundGraph {
+  cudaGraph_t graph = nullptr;
+  cudaGraphNode_t round = nullptr;  // the kernel node, in the loop's body graph
+  cudaGraphExec_t exec = nullptr;
+
+  // Builds it for `kernel`, whose last parameter is the condition's handle:
+  // `condition_slot` receives the handle before `args` are copied.
+  void build(const void* kernel, unsigned blocks, unsigned threads, void** args,
+             cudaGraphConditionalHandle* condition_slot);
+  // New arguments for the kernel node without rebuilding; false when the
+  // driver refuses (then rebuild).
+  bool update(const void* kernel, unsigned blocks, unsigned threads, void** args);
+  void destroy();  // errors ignored: may run at exit
+};
 }  // namespace detail
 
 // The host side of one outlined loop (a static per loop in generated code).
@@ -389,9 +399,7 @@ class OutlinedLoop {
   OutlinedLoop() = default;
   OutlinedLoop(const OutlinedLoop&) = delete;
   OutlinedLoop& operator=(const OutlinedLoop&) = delete;
-  ~OutlinedLoop() {
-    if (exec_) cudaGraphExecDestroy(exec_);  // errors ignored: may run at exit
-  }
+  ~OutlinedLoop() { graph_.destroy(); }
 
   // The persistent kernel's grid (all blocks resident), its threads and the
   // pipe's capacity, for the policies' InGrid<...>::items().
@@ -459,33 +467,32 @@ class OutlinedLoop {
     }
   }
 
-  // The graph is built once per set of kernel arguments (the same for every
-  // run of a driver on the same graph) and relaunched after that.
+  // The graph is built once; when the kernel's arguments change (another
+  // graph, a new run's vertex data) its kernel node is updated in place.
   void launch_graph(const void* kernel, const Rounds& rounds, const OutlinedPipe& view,
                     cudaStream_t stream) {
     std::vector<unsigned char> key(sizeof(Rounds) + sizeof(OutlinedPipe));
     std::memcpy(key.data(), &rounds, sizeof(Rounds));
     std::memcpy(key.data() + sizeof(Rounds), &view, sizeof(OutlinedPipe));
-    if (!exec_ || key != graph_key_) {
-      if (exec_) IRGL_CUDA_CHECK(cudaGraphExecDestroy(exec_));
-      exec_ = nullptr;
+    if (!graph_.exec || key != graph_key_) {
       graph_rounds_ = rounds;
       graph_view_ = view;
-      graph_max_rounds_ = 1;
-      graph_signal_ = true;
       void* args[] = {&graph_rounds_, &graph_view_, &graph_max_rounds_, &graph_signal_,
                       &graph_condition_};
-      exec_ = detail::build_round_graph(kernel, blocks(), BlockThreads, args, &graph_condition_);
+      if (!graph_.exec || !graph_.update(kernel, blocks(), BlockThreads, args)) {
+        graph_.destroy();
+        graph_.build(kernel, blocks(), BlockThreads, args, &graph_condition_);
+      }
       graph_key_ = std::move(key);
     }
-    IRGL_CUDA_CHECK(cudaGraphLaunch(exec_, stream));
+    IRGL_CUDA_CHECK(cudaGraphLaunch(graph_.exec, stream));
   }
 
   unsigned blocks_ = 0;
   DeviceBuffer<OutlineControl> control_;
   PinnedBuffer<OutlineControl> host_control_;
   DeviceBuffer<uint64_t> block_sums_;
-  cudaGraphExec_t exec_ = nullptr;
+  detail::RoundGraph graph_;
   std::vector<unsigned char> graph_key_;
   Rounds graph_rounds_{};
   OutlinedPipe graph_view_;
