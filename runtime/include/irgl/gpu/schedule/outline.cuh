@@ -273,7 +273,10 @@ struct InGrid<Alb<B>> {
       grid_items.alb_distribution = overrides.distribution.value_or(options.alb_distribution);
       grid_items.alb_inspects = alb_inspects(body.max_degree(), grid_items.alb_threshold);
       if (grid_items.alb_inspects) {
-        const uint64_t huge_at_once = shape.pipe_capacity / grid_items.alb_threshold + 1;
+        // Threshold 0 makes every vertex huge: room for a whole queue.
+        const uint64_t threshold = grid_items.alb_threshold;
+        const uint64_t huge_at_once =
+            threshold == 0 ? shape.pipe_capacity : shape.pipe_capacity / threshold + 1;
         grid_items.items = state.items(std::min(shape.pipe_capacity, 2 * huge_at_once + 1024));
         grid_items.counter = state.count();
         IRGL_CUDA_CHECK(cudaMemset(grid_items.counter, 0, sizeof(unsigned long long)));
