@@ -103,7 +103,7 @@ void write_outlined_loop(CodeWriter& out, const Module& module, const HostStmt& 
   const std::string rounds_type = loop.outlined + "_rounds";
   const std::string threads = std::to_string(options.block_threads);
   out.open("if (schedule::outline_mode() != schedule::OutlineMode::off) {");
-  out.comment("Every round in one kernel launch (" + rounds_type + "); the pipe is empty after.");
+  out.comment("The rounds in one kernel launch (" + rounds_type + "); the pipe is empty after.");
   out.line("static schedule::OutlinedLoop<" + threads + ", " + rounds_type + "> irgl_loop;");
   for (const Step& step : steps)
     out.line("static schedule::State<" + body_name(*step.kernel) + "> irgl_" + step.member + "_state;");
@@ -119,8 +119,17 @@ void write_outlined_loop(CodeWriter& out, const Module& module, const HostStmt& 
     out.line("    irgl_rounds." + step.member + ", irgl_" + step.member + "_state, " +
              step.kernel->name + "_options(), irgl_shape);");
   }
-  out.line(loop.name + ".ran_on_device(irgl_loop.run(irgl_rounds, " + loop.name +
-           ".storage(), schedule::outline_mode()));");
+  out.comment("A heavy round (--outline=auto: more items than the kernel has threads), from the host.");
+  out.open("auto irgl_host_round = [&]() -> uint64_t {");
+  out.line("const uint64_t irgl_size = " + loop.name + ".size();");
+  out.line("if (irgl_size == 0) return 0;");
+  for (const Step& step : steps) out.line(launch_text(*step.launch) + ";  // " + where(step.launch->loc));
+  out.line(loop.name + ".swap();");
+  out.line("return irgl_size;");
+  out.close("};");
+  out.line(loop.name + ".ran_on_device(");
+  out.line("    irgl_loop.run(irgl_rounds, " + loop.name +
+           ".storage(), schedule::outline_mode(), irgl_host_round));");
   out.reopen("} else {  // --outline=off: a launch per kernel and round");
 }
 

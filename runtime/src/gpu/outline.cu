@@ -6,6 +6,7 @@ namespace irgl::gpu::schedule {
 
 const char* to_string(OutlineMode mode) {
   switch (mode) {
+    case OutlineMode::automatic: return "auto";
     case OutlineMode::off: return "off";
     case OutlineMode::persistent: return "persistent";
     case OutlineMode::graph: return "graph";
@@ -14,7 +15,8 @@ const char* to_string(OutlineMode mode) {
 }
 
 bool parse_outline_mode(const std::string& text, OutlineMode& mode) {
-  for (OutlineMode candidate : {OutlineMode::off, OutlineMode::persistent, OutlineMode::graph}) {
+  for (OutlineMode candidate : {OutlineMode::automatic, OutlineMode::persistent, OutlineMode::graph,
+                                OutlineMode::off}) {
     if (text == to_string(candidate)) {
       mode = candidate;
       return true;
@@ -24,7 +26,7 @@ bool parse_outline_mode(const std::string& text, OutlineMode& mode) {
 }
 
 OutlineMode& outline_mode() {
-  static OutlineMode mode = OutlineMode::persistent;
+  static OutlineMode mode = OutlineMode::automatic;
   return mode;
 }
 

@@ -152,6 +152,13 @@ void Pipe::reset(const std::vector<VertexId>& initial) {
   detail::assign_queue(in(), counters_, current_in_, initial.data(), initial.size(), stream_);
 }
 
+void Pipe::resume(bool swapped, const QueueCounters* device_counters) {
+  if (swapped) current_in_ = 1 - current_in_;
+  IRGL_CUDA_CHECK(cudaMemcpyAsync(counters_.device(current_in_), device_counters,
+                                  sizeof(QueueCounters), cudaMemcpyDeviceToDevice, stream_));
+  counters_.clear(1 - current_in_, stream_);
+}
+
 void Pipe::clear() {
   counters_.clear(0, stream_);
   counters_.clear(1, stream_);

@@ -233,9 +233,11 @@ int run_program(int argc, char** argv, const ProgramDescription& description,
           "override the ALB huge-edge distribution: cyclic or blocked");
     if (description.outlined_loops)
       options.add_options()("outline", po::value<std::string>(),
-                            "how pipe loops run: persistent (every round in one cooperative "
-                            "kernel; the default), graph (a CUDA graph launches a kernel per "
-                            "round), off (a launch per kernel and round, from the host)");
+                            "how pipe loops run: auto (the default: rounds in one cooperative "
+                            "kernel, except rounds with more items than it has threads, which "
+                            "are launched from the host), persistent (every round in the "
+                            "kernel), graph (a CUDA graph launches a kernel per round), off (a "
+                            "launch per kernel and round, from the host)");
     po::options_description parameters("Program parameters");
     for (const ProgramParameter& parameter : description.parameters)
       add_parameter(parameters, parameter);
@@ -262,7 +264,7 @@ int run_program(int argc, char** argv, const ProgramDescription& description,
     if (values.count("outline")) {
       const std::string mode = values["outline"].as<std::string>();
       if (!target.set_outline_mode(mode))
-        throw InputError::in("--outline", "'" + mode + "' is not persistent, graph or off");
+        throw InputError::in("--outline", "'" + mode + "' is not auto, persistent, graph or off");
       std::cout << "outline: " << mode << "\n";
     }
 

@@ -222,6 +222,49 @@ TEST(Outline, AlbBfsSetsHugeVerticesAsideInTheSameKernel) {
   check_outlined_bfs<Alb<kThreads>>({"threshold 0", OutlineMode::graph, 0, Distribution::cyclic, 0});
 }
 
+// OutlineMode::automatic: rounds with more items than the heavy limit go to
+// the host (standalone TWC launches), and the rounds return to the device
+// once a round had at most half that many; the answer and the number of
+// rounds stay the same, and both sides ran some.
+TEST(Outline, AutoModeHandsHeavyRoundsToTheHostAndBack) {
+  IRGL_REQUIRE_GPU();
+  const CsrGraph host = skewed_graph();
+  const DeviceGraph device(host);
+  DeviceBuffer<uint32_t> level(host.num_vertices()), edges_seen(host.num_vertices());
+  start_levels(level, 5);
+  Pipe pipe(host.num_edges() + host.num_vertices());
+  pipe.reset({5});
+  static OutlinedLoop<kThreads, ExpandRounds<Alb<kThreads>>> loop;
+  static State<ExpandBody> state, host_state;
+  loop.set_heavy_items(40);
+  ExpandRounds<Alb<kThreads>> rounds;
+  rounds.expand = ExpandBody{irgl::lang::view_of(device), Worklist{pipe.in()}, Worklist{pipe.out()},
+                             {level.data()}, {edges_seen.data()}};
+  rounds.items = InGrid<Alb<kThreads>>::items(rounds.expand, state, {}, loop.shape(pipe));
+  uint64_t host_rounds = 0;
+  std::vector<uint64_t> host_sizes;
+  auto host_round = [&]() -> uint64_t {
+    const uint64_t size = pipe.read_sizes().in.size;
+    if (size == 0) return 0;
+    ExpandBody body = rounds.expand;
+    body.frontier = Worklist{pipe.in(), size};
+    body.next = Worklist{pipe.out()};
+    Twc<kThreads>::run(body, WorklistItems{pipe.in(), size}, host_state);
+    pipe.swap();
+    ++host_rounds;
+    host_sizes.push_back(size);
+    return size;
+  };
+  const uint64_t device_rounds = loop.run(rounds, pipe, OutlineMode::automatic, host_round);
+  uint64_t expected_rounds = 0;
+  EXPECT_TRUE(vectors_equal(cpu_levels(host, 5, expected_rounds), level.download()));
+  EXPECT_EQ(device_rounds + host_rounds, expected_rounds);
+  EXPECT_GT(host_rounds, 0u);
+  EXPECT_GT(device_rounds, 0u);
+  EXPECT_GT(host_sizes.front(), 40u);  // the host only gets heavy rounds first
+  EXPECT_EQ(pipe.read_sizes().in.size, 0u);
+}
+
 // Every thread of a cooperative grid calls grid_exclusive_sum.
 __global__ void exclusive_sum_kernel(const uint64_t* in, uint64_t* out, uint64_t count,
                                      uint64_t* block_sums) {

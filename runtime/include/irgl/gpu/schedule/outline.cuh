@@ -40,6 +40,7 @@
 #include <cstring>
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -53,15 +54,16 @@ namespace irgl::gpu::schedule {
 
 // How a pipe loop runs (the generated programs' --outline option).
 enum class OutlineMode : uint8_t {
-  off,         // a launch per kernel and round, the loop on the host
+  automatic,   // "auto": light rounds in the persistent kernel, heavy ones from the host
   persistent,  // one cooperative kernel runs every round
   graph,       // a CUDA graph's conditional while-node launches each round
+  off,         // a launch per kernel and round, the loop on the host
 };
-// "off", "persistent", "graph".
+// "auto", "persistent", "graph", "off".
 const char* to_string(OutlineMode mode);
 // Parses a mode name; false when `text` names none.
 bool parse_outline_mode(const std::string& text, OutlineMode& mode);
-// The mode of outlined loops in this process (default: persistent).
+// The mode of outlined loops in this process (default: auto).
 OutlineMode& outline_mode();
 
 // What every thread of a persistent kernel shares: grid-wide barriers and
@@ -339,31 +341,32 @@ struct OutlinedPipe {
   uint64_t capacity = 0;
   OutlineControl* control = nullptr;
   uint64_t* block_sums = nullptr;
+  uint64_t heavy_items = ~uint64_t{0};  // a larger input ends the kernel (left to the host)
 
 #if defined(__CUDACC__)
   __device__ SparseQueueView queue(uint64_t round) const {
     return {items[round & 1], capacity, &control->queues[round % 3]};
   }
-  // Whether round `round` has work: its input holds items and the round
-  // before it did not overflow its output.
-  __device__ bool has_work(uint64_t round) const {
+  // Whether round `round` runs in the kernel: its input holds items, no more
+  // than heavy_items, and the round before it did not overflow its output.
+  __device__ bool runs_here(uint64_t round) const {
     const QueueCounters& in = control->queues[round % 3];
-    return in.pushed != 0 && in.overflow == 0;
+    return in.pushed != 0 && in.pushed <= heavy_items && in.overflow == 0;
   }
 #endif
 };
 
 #if defined(__CUDACC__)
 // Runs up to max_rounds rounds of `rounds`, from round control->rounds, with
-// a grid barrier after each. With `signal`, sets the CUDA graph's condition
-// to whether another round has work.
+// a grid barrier after each, while rounds run here (runs_here). With
+// `signal`, sets the CUDA graph's condition to whether the next one does.
 template <int BlockThreads, class Rounds>
 __global__ void __launch_bounds__(BlockThreads)
     outlined_pipe_kernel(Rounds rounds, OutlinedPipe pipe, uint64_t max_rounds, bool signal,
                          cudaGraphConditionalHandle condition) {
   const GridRound grid{pipe.block_sums};
   uint64_t round = pipe.control->rounds;
-  for (uint64_t done = 0; done < max_rounds && pipe.has_work(round); ++done, ++round) {
+  for (uint64_t done = 0; done < max_rounds && pipe.runs_here(round); ++done, ++round) {
     if (global_thread() == 0) pipe.control->queues[(round + 2) % 3] = QueueCounters{0, 0, 0};
     rounds.template round<BlockThreads>(grid, pipe.queue(round), pipe.queue(round + 1));
     grid.sync();
@@ -371,7 +374,7 @@ __global__ void __launch_bounds__(BlockThreads)
   grid.sync();  // every thread has read control->rounds
   if (global_thread() == 0) {
     pipe.control->rounds = round;
-    if (signal) cudaGraphSetConditional(condition, pipe.has_work(round) ? 1u : 0u);
+    if (signal) cudaGraphSetConditional(condition, pipe.runs_here(round) ? 1u : 0u);
   }
 }
 #endif
@@ -415,11 +418,58 @@ class OutlinedLoop {
     return shape;
   }
 
-  // Runs rounds until the pipe's input is empty and returns their number;
-  // the pipe is empty after. Throws std::runtime_error when a round pushed
-  // more than a queue holds (as Pipe's size check does). One copy and one
-  // stream synchronization at the end.
-  uint64_t run(const Rounds& rounds, Pipe& pipe, OutlineMode mode) {
+  // Runs rounds until the pipe's input is empty; returns the number of
+  // rounds the device ran. With OutlineMode::automatic and a `host_round`,
+  // a round whose input has more items than the persistent grid has threads
+  // (a heavy round: its launch costs little next to its work, and it runs
+  // faster as standalone kernels, docs/performance.md) goes back to the host:
+  // host_round() runs one round with per-round launches and returns the size
+  // of the input it processed (0: the pipe was empty); once a round had at
+  // most half that many items, the rounds return to the device. The pipe is
+  // empty after. Throws std::runtime_error when a round pushed more than a
+  // queue holds (as Pipe's size check does). Each device phase ends with one
+  // copy and one stream synchronization.
+  uint64_t run(const Rounds& rounds, Pipe& pipe, OutlineMode mode,
+               const std::function<uint64_t()>& host_round = {}) {
+    const uint64_t heavy = mode == OutlineMode::automatic && host_round
+                               ? (heavy_items_ ? heavy_items_ : uint64_t(blocks()) * BlockThreads)
+                               : ~uint64_t{0};
+    uint64_t device_rounds = 0;
+    for (;;) {
+      const OutlineControl& control = run_on_device(rounds, pipe, mode, heavy);
+      device_rounds += control.rounds;
+      const QueueCounters& next = control.queues[control.rounds % 3];
+      if (next.overflow) throw std::runtime_error(overflow_message(next.pushed, pipe.capacity()));
+      if (next.pushed == 0) {
+        pipe.clear();
+        return device_rounds;
+      }
+      // A heavy input: the host takes the pipe as the device left it.
+      pipe.resume(control.rounds % 2 == 1, &control_.data()->queues[control.rounds % 3]);
+      for (;;) {
+        const uint64_t size = host_round();
+        if (size == 0) return device_rounds;
+        if (size <= heavy / 2) break;
+      }
+    }
+  }
+
+  // Sets the size above which OutlineMode::automatic leaves a round to the
+  // host (0: the persistent grid's threads, the default). For tests.
+  void set_heavy_items(uint64_t items) { heavy_items_ = items; }
+
+ private:
+  unsigned blocks() {
+    if (blocks_ == 0)
+      blocks_ = resident_grid(reinterpret_cast<const void*>(outlined_pipe_kernel<BlockThreads, Rounds>),
+                              BlockThreads);
+    return blocks_;
+  }
+
+  // Device rounds from the pipe's input until it is empty or heavier than
+  // `heavy` items; returns the control block, copied to the host.
+  const OutlineControl& run_on_device(const Rounds& rounds, Pipe& pipe, OutlineMode mode,
+                                      uint64_t heavy) {
     cudaStream_t stream = pipe.stream();
     prepare(pipe);
     OutlinedPipe view;
@@ -428,6 +478,7 @@ class OutlinedLoop {
     view.capacity = pipe.capacity();
     view.control = control_.data();
     view.block_sums = block_sums_.data();
+    view.heavy_items = heavy;
     IRGL_CUDA_CHECK(cudaMemsetAsync(view.control, 0, sizeof(OutlineControl), stream));
     IRGL_CUDA_CHECK(cudaMemcpyAsync(&view.control->queues[0], pipe.in().counters,
                                     sizeof(QueueCounters), cudaMemcpyDeviceToDevice, stream));
@@ -447,19 +498,7 @@ class OutlinedLoop {
     IRGL_CUDA_CHECK(cudaMemcpyAsync(host_control_.data(), view.control, sizeof(OutlineControl),
                                     cudaMemcpyDeviceToHost, stream));
     IRGL_CUDA_CHECK(cudaStreamSynchronize(stream));
-    const OutlineControl& control = host_control_[0];
-    const QueueCounters& last = control.queues[control.rounds % 3];
-    if (last.overflow) throw std::runtime_error(overflow_message(last.pushed, pipe.capacity()));
-    pipe.clear();
-    return control.rounds;
-  }
-
- private:
-  unsigned blocks() {
-    if (blocks_ == 0)
-      blocks_ = resident_grid(reinterpret_cast<const void*>(outlined_pipe_kernel<BlockThreads, Rounds>),
-                              BlockThreads);
-    return blocks_;
+    return host_control_[0];
   }
 
   void prepare(const Pipe&) {
@@ -492,6 +531,7 @@ class OutlinedLoop {
   }
 
   unsigned blocks_ = 0;
+  uint64_t heavy_items_ = 0;
   DeviceBuffer<OutlineControl> control_;
   PinnedBuffer<OutlineControl> host_control_;
   DeviceBuffer<uint64_t> block_sums_;

@@ -59,6 +59,10 @@ class Pipe {
   void reset(const std::vector<VertexId>& initial);
   // Empties both worklists (asynchronous).
   void clear();
+  // Takes over the state a device-side loop left (gpu/schedule/outline.cuh):
+  // the input is the other queue when `swapped`, with the counters at
+  // `device_counters` (device memory); the output is emptied. Asynchronous.
+  void resume(bool swapped, const QueueCounters* device_counters);
 
   // Both statuses: one copy of both counters into pinned memory and one
   // synchronization of the stream.
