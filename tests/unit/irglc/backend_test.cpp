@@ -176,7 +176,7 @@ TEST(irglcCudaBackend, KernelBecomesABodyAndALauncher) {
             "struct expand_body {\n"
             "  Graph g;\n"
             "  Worklist in;\n"
-            "  Worklist out;\n"
+            "  StagedWorklist<0> out;\n"
             "  uint32_t limit;\n"
             "  NodeArray<uint32_t> level;\n"
             "  ReductionSlot<uint64_t, SumOp> visits;\n"
@@ -222,40 +222,61 @@ TEST(irglcCudaBackend, KernelBecomesABodyAndALauncher) {
             "  __device__ static void combine(Accum&, const Accum&) {}\n"
             "  __device__ static void atomic_combine(Accum*, const Accum&) {}\n"
             "  template <int BlockThreads>\n"
+            "  __device__ void begin() {\n"
+            "    out.begin<BlockThreads>();\n"
+            "  }\n"
+            "  template <int BlockThreads>\n"
             "  __device__ void flush() {\n"
+            "    out.flush<BlockThreads>();\n"
             "    visits.flush<BlockThreads>();\n"
             "    lowest.flush<BlockThreads>();\n"
             "  }\n"
             "};\n"
             "\n"
+            "// bfs.irgl:8: the Body of expand for its arguments, and its schedule options.\n"
+            "expand_body make_expand(const Graph& g, Worklist in, Worklist out, uint32_t limit) {\n"
+            "  return {g, in, out, limit, level.view(), visits.view(), lowest.view()};\n"
+            "}\n");
+  EXPECT_EQ(lines_between(source, "schedule::RunOptions expand_options", "\n}\n"),
+            "schedule::RunOptions expand_options() {\n"
+            "  schedule::RunOptions options;\n"
+            "  options.kernel_name = \"expand\";\n"
+            "  return options;\n"
+            "}\n");
+  EXPECT_EQ(lines_between(source, "// bfs.irgl:8: runs expand_body", "\n}\n"),
             "// bfs.irgl:8: runs expand_body over the worklist in, schedule thread.\n"
             "void expand(const Graph& g, Worklist in, Worklist out, uint32_t limit) {\n"
             "  static schedule::State<expand_body> state;\n"
-            "  const expand_body body{g, in, out, limit, level.view(), visits.view(), "
-            "lowest.view()};\n"
-            "  schedule::RunOptions options;\n"
-            "  options.kernel_name = \"expand\";\n"
-            "  schedule::ThreadMapped<128>::run(body, schedule::WorklistItems{in.queue, "
-            "in.known_size}, state, options);\n"
+            "  schedule::ThreadMapped<128>::run(make_expand(g, in, out, limit), "
+            "schedule::WorklistItems{in.queue, in.known_size}, state, expand_options());\n"
             "}\n");
   EXPECT_NE(source.find("program.schedules = \"expand: thread\";"), std::string::npos);
   EXPECT_NE(source.find("irgl::lang::CudaTarget target(driver, {sizeof(uint32_t), true});"),
             std::string::npos);
 }
 
-TEST(irglcCudaBackend, KernelsWithoutReductionsFlushNothing) {
+// Without reductions, a Body flushes only its staged pushes; with --no-coop
+// (pushes straight to the queue) nothing at all, and it has no begin().
+TEST(irglcCudaBackend, KernelsWithoutReductionsFlushOnlyTheirPushes) {
   Module module = bfs_module();
   module.kernels[0].reductions_used.clear();
-  const std::string source = generate_cuda(module, {}).source;
-  EXPECT_EQ(source.find(".flush<"), std::string::npos);
-  EXPECT_EQ(source.find("ReductionSlot"), std::string::npos);
-  EXPECT_NE(source.find("  template <int BlockThreads>\n  __device__ void flush() {}\n"),
+  const std::string coop = generate_cuda(module, {}).source;
+  EXPECT_EQ(coop.find("ReductionSlot"), std::string::npos);
+  EXPECT_NE(coop.find("  __device__ void flush() {\n    out.flush<BlockThreads>();\n  }\n"),
+            std::string::npos);
+  BackendOptions no_coop;
+  no_coop.coop = false;
+  const std::string plain = generate_cuda(module, no_coop).source;
+  EXPECT_EQ(plain.find(".flush<"), std::string::npos);
+  EXPECT_EQ(plain.find("void begin()"), std::string::npos);
+  EXPECT_NE(plain.find("  UncoalescedWorklist out;\n"), std::string::npos);
+  EXPECT_NE(plain.find("  template <int BlockThreads>\n  __device__ void flush() {}\n"),
             std::string::npos);
 }
 
 // The launcher line of `source` that runs a policy: "schedule::X<...>::run(".
 std::string policy_call(const std::string& source) {
-  const std::string call = lines_between(source, "::run(body, ", "\n");
+  const std::string call = lines_between(source, "::run(make_", "\n");
   const size_t begin = call.find("schedule::");
   return call.substr(begin, call.find("::run(") + 6 - begin);
 }
@@ -300,12 +321,11 @@ TEST(irglcCudaBackend, AlbOptionsReachTheLauncher) {
   schedule.alb_threshold = 4096;
   schedule.alb_distribution = AlbDistribution::blocked;
   EXPECT_EQ(lines_between(generate_cuda(module, {}).source, "  options.kernel_name = \"expand",
-                          "::run("),
+                          "return options;"),
             "  options.kernel_name = \"expand\";\n"
             "  options.alb_threshold = 4096;\n"
             "  options.alb_distribution = schedule::Distribution::blocked;\n"
-            "  schedule::Alb<256>::run(body, schedule::WorklistItems{in.queue, in.known_size}, "
-            "state, options);\n");
+            "  return options;\n");
   // The defaults (threshold: the runtime's; cyclic) are left to the runtime.
   schedule.alb_threshold.reset();
   schedule.alb_distribution = AlbDistribution::cyclic;

@@ -1,4 +1,5 @@
-// The schedule-selection pass and the pass manager on hand-built modules;
+// The schedule-selection and iteration-outlining passes and the pass manager
+// on hand-built modules;
 // diagnostics are read from stderr.
 #include <gtest/gtest.h>
 
@@ -216,6 +217,83 @@ TEST(irglcPassManager, StopsAfterThePassThatReportsErrors) {
   EXPECT_EQ(first, 1);
   EXPECT_EQ(second, 1);
   EXPECT_EQ(third, 0);
+}
+
+// A driver `while (!pipe.empty()) { expand(g, <args>); <last>; }` around
+// the kernel expand(graph, scalar, worklist in, worklist out).
+Module pipe_loop_module(const std::vector<std::string>& args, const std::string& last) {
+  Module module;
+  Kernel kernel = kernel_with_edge_loop("expand", {"bfs.irgl", 8, 1});
+  kernel.params = {{ParamKind::graph, {"g", "Graph"}},
+                   {ParamKind::scalar, {"step", "uint32_t"}},
+                   {ParamKind::worklist, {"in", "Worklist"}},
+                   {ParamKind::worklist, {"out", "Worklist"}}};
+  module.kernels.push_back(kernel);
+  HostStmt loop;
+  loop.kind = HostStmt::Kind::pipe_loop;
+  loop.name = "pipe";
+  loop.loc = {"bfs.irgl", 25, 3};
+  HostStmt launch;
+  launch.kind = HostStmt::Kind::launch;
+  launch.kernel = "expand";
+  launch.args = args;
+  launch.loc = {"bfs.irgl", 26, 5};
+  loop.body.push_back(launch);
+  HostStmt swap;
+  swap.kind = HostStmt::Kind::code;
+  swap.code = CodeFragment::text(last);
+  swap.loc = {"bfs.irgl", 27, 5};
+  loop.body.push_back(swap);
+  module.driver.body.push_back(loop);
+  return module;
+}
+
+TEST(irglcIterationOutlining, OutlinesALoopOfLaunchesAndTheSwap) {
+  Module module = pipe_loop_module({"g", "1", "pipe.in()", "pipe . out ()"}, "pipe.swap();");
+  const PassRun run = run_standard(module, {});
+  EXPECT_TRUE(run.ok) << run.stderr_text;
+  EXPECT_EQ(module.driver.body[0].outlined, "pipe_loop_line25");
+}
+
+TEST(irglcIterationOutlining, OffOutlinesNothingAndInstrumentationKeepsHostLoops) {
+  Module module = pipe_loop_module({"g", "step", "pipe.in()", "pipe.out()"}, "pipe.swap();");
+  PassOptions off;
+  off.outline = PassOptions::Outline::off;
+  EXPECT_TRUE(run_standard(module, off).ok);
+  EXPECT_EQ(module.driver.body[0].outlined, "");
+  PassOptions instrumented;
+  instrumented.instrument_load = true;
+  EXPECT_TRUE(run_standard(module, instrumented).ok);
+  EXPECT_EQ(module.driver.body[0].outlined, "");
+}
+
+TEST(irglcIterationOutlining, OnReportsWhyALoopCannotBeOutlined) {
+  struct Case {
+    std::vector<std::string> args;
+    std::string last, why;
+  };
+  const Case cases[] = {
+      {{"g", "step + 1", "pipe.in()", "pipe.out()"}, "pipe.swap();",
+       "the argument 'step + 1' of expand is an expression"},
+      {{"g", "step", "other.in()", "pipe.out()"}, "pipe.swap();",
+       "the worklist argument 'other.in()' of expand is not pipe.in() or pipe.out()"},
+      {{"g", "step", "pipe.in()", "pipe.out()"}, "rounds++;",
+       "its body does not end with pipe.swap()"},
+  };
+  for (const Case& c : cases) {
+    Module module = pipe_loop_module(c.args, c.last);
+    PassOptions on;
+    on.outline = PassOptions::Outline::on;
+    const PassRun run = run_standard(module, on);
+    EXPECT_FALSE(run.ok) << c.why;
+    EXPECT_NE(run.stderr_text.find("bfs.irgl:25:3: error: cannot outline this pipe loop "
+                                   "(--outline=on): " + c.why),
+              std::string::npos)
+        << run.stderr_text;
+    Module automatic = pipe_loop_module(c.args, c.last);
+    EXPECT_TRUE(run_standard(automatic, {}).ok);  // auto: the loop stays on the host
+    EXPECT_EQ(automatic.driver.body[0].outlined, "");
+  }
 }
 
 }  // namespace
