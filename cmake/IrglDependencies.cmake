@@ -1,7 +1,8 @@
 # Third-party dependencies, all from Debian packages (see tools/setup.sh).
 
 find_package(Threads REQUIRED)
-find_package(CUDAToolkit REQUIRED)
+# 12.4: conditional graph nodes (outlined loops' --outline=graph).
+find_package(CUDAToolkit 12.4 REQUIRED)
 
 if(IRGL_PORTABLE_BINARIES)
   set(Boost_USE_STATIC_LIBS ON)

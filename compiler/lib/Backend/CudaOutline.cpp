@@ -13,17 +13,16 @@ namespace {
 struct Step {
   const HostStmt* launch;
   const Kernel* kernel;
-  std::string member;  // the kernel's name, numbered when launched twice
+  std::string member;  // the kernel's name and the step's number: expand_1
 };
 
 std::vector<Step> steps_of(const Module& module, const HostStmt& loop) {
   std::vector<Step> steps;
   for (const HostStmt& stmt : loop.body) {
     if (stmt.kind != HostStmt::Kind::launch && stmt.kind != HostStmt::Kind::for_all_nodes) continue;
-    Step step{&stmt, module.find_kernel(stmt.kernel), stmt.kernel};
-    for (const Step& earlier : steps)
-      if (earlier.member == step.member) step.member += "_" + std::to_string(steps.size() + 1);
-    steps.push_back(step);
+    // Numbered, so that no two steps and none of round()'s names collide.
+    steps.push_back({&stmt, module.find_kernel(stmt.kernel),
+                     stmt.kernel + "_" + std::to_string(steps.size() + 1)});
   }
   return steps;
 }

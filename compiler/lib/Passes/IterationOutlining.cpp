@@ -42,6 +42,42 @@ std::string compact_text(const CodeFragment& code) {
   return text;
 }
 
+// Why argument `a` of `launch` (of `kernel`) keeps `loop` on the host, or "".
+// Worklists must be the pipe's, and nothing may push to the round's input:
+// every thread decides from its size whether the round runs in the kernel,
+// so it must not change during the round. Other arguments are evaluated
+// once, before the first round: variables and literals, but not reductions,
+// whose value the kernels change from round to round.
+std::string argument_problem(const Module& module, const HostStmt& loop, const HostStmt& launch,
+                             const Kernel& kernel, size_t a) {
+  const std::string& arg = launch.args[a];
+  const KernelParam& param = kernel.params[a];
+  const std::string where = "the argument '" + arg + "' of " + launch.kernel;
+  if (param.kind == ParamKind::worklist) {
+    const PipeSide side = pipe_side(arg, loop.name);
+    if (side == PipeSide::none)
+      return "the worklist argument '" + arg + "' of " + launch.kernel + " is not " + loop.name +
+             ".in() or " + loop.name + ".out()";
+    bool pushed = false;
+    for (const std::string& name : kernel.worklists_pushed) pushed |= name == param.var.name;
+    if (pushed && side == PipeSide::in)
+      return launch.kernel + " pushes to " + loop.name +
+             ".in(), the input of the round it runs in";
+    if (pushed && kernel.loop.domain == VertexDomain::worklist) {
+      for (size_t b = 0; b < kernel.params.size() && b < launch.args.size(); ++b)
+        if (kernel.params[b].var.name == kernel.loop.worklist && b != a &&
+            pipe_side(launch.args[b], loop.name) == side)
+          return launch.kernel + " pushes to the worklist it iterates over";
+    }
+    return "";
+  }
+  if (module.find_reduction(arg))
+    return where + " is a reduction, which the host loop reads again every round";
+  if (!is_identifier(arg) && !is_number(arg))
+    return where + " is an expression; outlined rounds take variables and literals, evaluated once";
+  return "";
+}
+
 // Why the rounds of `loop` cannot run in one kernel, or "" when they can.
 std::string why_not_outlinable(const Module& module, const HostStmt& loop) {
   const HostBlock& body = loop.body;
@@ -56,15 +92,8 @@ std::string why_not_outlinable(const Module& module, const HostStmt& loop) {
     const Kernel* kernel = module.find_kernel(stmt.kernel);
     if (!kernel) return "it launches an unknown kernel '" + stmt.kernel + "'";
     for (size_t a = 0; a < stmt.args.size() && a < kernel->params.size(); ++a) {
-      const std::string& arg = stmt.args[a];
-      if (kernel->params[a].kind == ParamKind::worklist) {
-        if (pipe_side(arg, loop.name) == PipeSide::none)
-          return "the worklist argument '" + arg + "' of " + stmt.kernel + " is not " + loop.name +
-                 ".in() or " + loop.name + ".out()";
-      } else if (!is_identifier(arg) && !is_number(arg)) {
-        return "the argument '" + arg + "' of " + stmt.kernel +
-               " is an expression; outlined rounds take variables and literals, evaluated once";
-      }
+      if (std::string problem = argument_problem(module, loop, stmt, *kernel, a); !problem.empty())
+        return problem;
     }
   }
   return "";

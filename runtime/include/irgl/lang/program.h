@@ -63,8 +63,8 @@ class ProgramTarget {
     (void)threshold;
     (void)blocked;
   }
-  // How outlined pipe loops run (--outline: "persistent", "graph" or
-  // "off"); false when `mode` names none.
+  // How outlined pipe loops run (--outline: "auto", "persistent", "graph"
+  // or "off"); false when `mode` names none.
   virtual bool set_outline_mode(const std::string& mode) {
     (void)mode;
     return false;

@@ -30,20 +30,19 @@
 // OutlineMode::graph runs the same device code one round per launch, from a
 // CUDA graph whose conditional while-node repeats the round kernel until
 // the kernel clears the condition: launches without the host, for
-// comparison (docs/performance.md).
+// comparison (docs/performance.md). Conditional nodes need CUDA 12.4 or
+// newer, which the runtime therefore requires.
 #pragma once
 
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
-#include <cstring>
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
 #include <functional>
 #include <stdexcept>
 #include <string>
-#include <vector>
 
 #include "irgl/gpu/check.h"
 #include "irgl/gpu/device_buffer.h"
@@ -509,23 +508,17 @@ class OutlinedLoop {
     }
   }
 
-  // The graph is built once; when the kernel's arguments change (another
-  // graph, a new run's vertex data) its kernel node is updated in place.
+  // The graph is built once and its kernel node gets this run's arguments
+  // in place (one cheap driver call; rebuilt if the driver refuses).
   void launch_graph(const void* kernel, const Rounds& rounds, const OutlinedPipe& view,
                     cudaStream_t stream) {
-    std::vector<unsigned char> key(sizeof(Rounds) + sizeof(OutlinedPipe));
-    std::memcpy(key.data(), &rounds, sizeof(Rounds));
-    std::memcpy(key.data() + sizeof(Rounds), &view, sizeof(OutlinedPipe));
-    if (!graph_.exec || key != graph_key_) {
-      graph_rounds_ = rounds;
-      graph_view_ = view;
-      void* args[] = {&graph_rounds_, &graph_view_, &graph_max_rounds_, &graph_signal_,
-                      &graph_condition_};
-      if (!graph_.exec || !graph_.update(kernel, blocks(), BlockThreads, args)) {
-        graph_.destroy();
-        graph_.build(kernel, blocks(), BlockThreads, args, &graph_condition_);
-      }
-      graph_key_ = std::move(key);
+    graph_rounds_ = rounds;
+    graph_view_ = view;
+    void* args[] = {&graph_rounds_, &graph_view_, &graph_max_rounds_, &graph_signal_,
+                    &graph_condition_};
+    if (!graph_.exec || !graph_.update(kernel, blocks(), BlockThreads, args)) {
+      graph_.destroy();
+      graph_.build(kernel, blocks(), BlockThreads, args, &graph_condition_);
     }
     IRGL_CUDA_CHECK(cudaGraphLaunch(graph_.exec, stream));
   }
@@ -536,7 +529,6 @@ class OutlinedLoop {
   PinnedBuffer<OutlineControl> host_control_;
   DeviceBuffer<uint64_t> block_sums_;
   detail::RoundGraph graph_;
-  std::vector<unsigned char> graph_key_;
   Rounds graph_rounds_{};
   OutlinedPipe graph_view_;
   uint64_t graph_max_rounds_ = 1;
