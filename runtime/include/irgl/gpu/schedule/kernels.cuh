@@ -482,6 +482,22 @@ struct ItemArrays {
 };
 
 // Frontier items [first, end) into items[0, end - first).
+// ALB's huge list over `items`' arrays, counting in `count`.
+template <class Body>
+IRGL_HOST_DEVICE HugeList<Body> huge_list_over(const ItemArrays<Body>& items, uint64_t threshold,
+                                               unsigned long long* count) {
+  HugeList<Body> huge;
+  huge.threshold = threshold;
+  huge.capacity = items.capacity;
+  huge.vertices = items.vertices;
+  huge.closures = items.closures;
+  huge.begins = items.begins;
+  huge.degrees = items.degrees;
+  huge.accums = items.accums;
+  huge.count = count;
+  return huge;
+}
+
 template <int BlockThreads, class Body, class Frontier, class Counters>
 __device__ void gather_items(Body& body, const Frontier& frontier, const ItemArrays<Body>& items,
                              uint64_t first, uint64_t end, Counters& counters) {

@@ -157,6 +157,20 @@ __device__ void edge_balanced_in_grid(const GridRound& grid, Body& body, const I
 }
 #endif
 
+#if defined(__CUDACC__)
+// One step of a round: the Body's block set-up, `edges` (the policy's work;
+// a Body without an edge loop runs thread-mapped instead), the block's
+// flush. Every thread of the grid calls it.
+template <int B, class Body, class Frontier, class EdgeWork>
+__device__ void grid_step(Body& body, const Frontier& frontier, EdgeWork&& edges) {
+  NoLoadCounters counters;
+  begin_body<B>(body);
+  if constexpr (Body::kHasEdges) edges(counters);
+  else thread_mapped_tiles<B>(body, frontier, counters);
+  finish_body<B>(body, counters);
+}
+#endif
+
 // InGrid<Policy>: a schedule policy inside a persistent kernel.
 //   items(body, state, options, shape)   host: the GridItems the policy needs
 //   run(grid, body, frontier, items)     device: one pass over the frontier;
@@ -181,10 +195,9 @@ struct InGrid<ThreadMapped<B>> : InGridWithoutItems<ThreadMapped<B>> {
   template <class Body, class Frontier>
   __device__ static void run(const GridRound&, Body& body, const Frontier& frontier,
                              const GridItems<Body>&) {
-    NoLoadCounters counters;
-    begin_body<B>(body);
-    thread_mapped_tiles<B>(body, frontier, counters);
-    finish_body<B>(body, counters);
+    grid_step<B>(body, frontier, [&](NoLoadCounters& counters) {
+      thread_mapped_tiles<B>(body, frontier, counters);
+    });
   }
 #endif
 };
@@ -195,12 +208,10 @@ struct InGrid<GroupMapped<B, G>> : InGridWithoutItems<GroupMapped<B, G>> {
   template <class Body, class Frontier>
   __device__ static void run(const GridRound&, Body& body, const Frontier& frontier,
                              const GridItems<Body>&) {
-    NoLoadCounters counters;
-    begin_body<B>(body);
-    if constexpr (!Body::kHasEdges) thread_mapped_tiles<B>(body, frontier, counters);
-    else if constexpr (G <= 32) group_mapped_tiles<B, G>(body, frontier, counters);
-    else block_group_tiles<B, G>(body, frontier, counters);
-    finish_body<B>(body, counters);
+    grid_step<B>(body, frontier, [&](NoLoadCounters& counters) {
+      if constexpr (G <= 32) group_mapped_tiles<B, G>(body, frontier, counters);
+      else block_group_tiles<B, G>(body, frontier, counters);
+    });
   }
 #endif
 };
@@ -211,11 +222,9 @@ struct InGrid<Twc<B>> : InGridWithoutItems<Twc<B>> {
   template <class Body, class Frontier>
   __device__ static void run(const GridRound&, Body& body, const Frontier& frontier,
                              const GridItems<Body>&) {
-    NoLoadCounters counters;
-    begin_body<B>(body);
-    if constexpr (Body::kHasEdges) twc_tiles<B>(body, frontier, NoHugeList{}, counters);
-    else thread_mapped_tiles<B>(body, frontier, counters);
-    finish_body<B>(body, counters);
+    grid_step<B>(body, frontier, [&](NoLoadCounters& counters) {
+      twc_tiles<B>(body, frontier, NoHugeList{}, counters);
+    });
   }
 #endif
 };
@@ -236,11 +245,7 @@ struct InGrid<EdgeBalanced<B, UseMergePath, Dist>> {
   template <class Body, class Frontier>
   __device__ static void run(const GridRound& grid, Body& body, const Frontier& frontier,
                              const GridItems<Body>& grid_items) {
-    NoLoadCounters counters;
-    begin_body<B>(body);
-    if constexpr (!Body::kHasEdges) {
-      thread_mapped_tiles<B>(body, frontier, counters);
-    } else {
+    grid_step<B>(body, frontier, [&](NoLoadCounters& counters) {
       const ItemArrays<Body>& items = grid_items.items;
       const uint64_t size = frontier.size();
       for (uint64_t first = 0; first < size; first += items.capacity) {
@@ -250,8 +255,7 @@ struct InGrid<EdgeBalanced<B, UseMergePath, Dist>> {
         grid.sync();
         edge_balanced_in_grid<B>(grid, body, items, count, UseMergePath, Dist);
       }
-    }
-    finish_body<B>(body, counters);
+    });
   }
 #endif
 };
@@ -290,36 +294,23 @@ struct InGrid<Alb<B>> {
   template <class Body, class Frontier>
   __device__ static void run(const GridRound& grid, Body& body, const Frontier& frontier,
                              const GridItems<Body>& grid_items) {
-    NoLoadCounters counters;
-    begin_body<B>(body);
-    if constexpr (!Body::kHasEdges) {
-      thread_mapped_tiles<B>(body, frontier, counters);
-    } else if (!grid_items.alb_inspects) {
-      twc_tiles<B>(body, frontier, NoHugeList{}, counters);
-    } else {
+    grid_step<B>(body, frontier, [&](NoLoadCounters& counters) {
       const ItemArrays<Body>& items = grid_items.items;
-      HugeList<Body> huge;
-      huge.threshold = grid_items.alb_threshold;
-      huge.capacity = items.capacity;
-      huge.vertices = items.vertices;
-      huge.closures = items.closures;
-      huge.begins = items.begins;
-      huge.degrees = items.degrees;
-      huge.accums = items.accums;
-      huge.count = grid_items.counter;
-      twc_tiles<B>(body, frontier, huge, counters);
-      grid.sync();
-      const uint64_t pushed = *grid_items.counter;
-      const uint64_t count = min(pushed, items.capacity);
-      if (count > 0) {  // the same value in every thread: a uniform branch
-        if constexpr (Body::kHasPost || Body::kHasAccum)
-          for (uint64_t i = global_thread(); i < count; i += grid_threads()) items.active[i] = 1;
-        edge_balanced_in_grid<B>(grid, body, items, count, false, grid_items.alb_distribution);
-        // Every thread read the count before the scan's barrier.
-        if (global_thread() == 0) *grid_items.counter = 0;
+      if (!grid_items.alb_inspects) {  // no vertex can be huge: plain TWC
+        twc_tiles<B>(body, frontier, NoHugeList{}, counters);
+        return;
       }
-    }
-    finish_body<B>(body, counters);
+      twc_tiles<B>(body, frontier,
+                   huge_list_over(items, grid_items.alb_threshold, grid_items.counter), counters);
+      grid.sync();
+      const uint64_t count = min(uint64_t(*grid_items.counter), items.capacity);
+      if (count == 0) return;  // the same value in every thread: a uniform branch
+      if constexpr (Body::kHasPost || Body::kHasAccum)
+        for (uint64_t i = global_thread(); i < count; i += grid_threads()) items.active[i] = 1;
+      edge_balanced_in_grid<B>(grid, body, items, count, false, grid_items.alb_distribution);
+      // Every thread read the count before the scan's barrier.
+      if (global_thread() == 0) *grid_items.counter = 0;
+    });
   }
 #endif
 };

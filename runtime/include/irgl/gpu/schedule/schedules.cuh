@@ -295,15 +295,7 @@ struct Alb : EdgePolicy<B, Alb<B>> {
     const uint64_t capacity = detail::frontier_size(frontier, options.stream);
     if (capacity == 0) return;
     ItemArrays<Body> items = state.items(capacity);
-    HugeList<Body> huge;
-    huge.threshold = threshold;
-    huge.capacity = items.capacity;
-    huge.vertices = items.vertices;
-    huge.closures = items.closures;
-    huge.begins = items.begins;
-    huge.degrees = items.degrees;
-    huge.accums = items.accums;
-    huge.count = state.count();
+    const HugeList<Body> huge = huge_list_over(items, threshold, state.count());
     IRGL_CUDA_CHECK(cudaMemsetAsync(huge.count, 0, sizeof(unsigned long long), options.stream));
     detail::launch(state, options, "twc", twc_inspecting, B, body, frontier, huge);
     const uint64_t huge_count = state.read_count(options.stream);
