@@ -264,7 +264,7 @@ struct InGrid<EdgeBalanced<B, UseMergePath, Dist>> {
 // spread over the whole grid in the same launch. The huge list holds at most
 // twice as many vertices as can be huge at once (|E| / threshold, plus
 // room for duplicates in the worklist); vertices that find it full go
-// through TWC's block bin.
+// through the TWC bin their degree selects.
 template <int B>
 struct InGrid<Alb<B>> {
   template <class Body, class Counters>
