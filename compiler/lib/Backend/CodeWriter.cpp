@@ -156,20 +156,15 @@ void write_host_block(CodeWriter& out, const HostBlock& block, const OutlinedLoo
 
 void write_host_stmt(CodeWriter& out, const HostStmt& stmt, const OutlinedLoopWriter& outlined) {
   using K = HostStmt::Kind;
-  auto args = [&] {
-    std::string text;
-    for (const auto& arg : stmt.args) text += (text.empty() ? "" : ", ") + arg;
-    return text;
-  };
   switch (stmt.kind) {
     case K::code:
       out.fragment(stmt.code);
       return;
     case K::launch:
-      out.line(stmt.kernel + "(" + args() + ");  // " + where(stmt.loc));
+      out.line(launch_text(stmt) + ";  // " + where(stmt.loc));
       return;
     case K::for_all_nodes:
-      out.line(stmt.kernel + "(" + args() + ");  // " + where(stmt.loc) + ": for_all_nodes");
+      out.line(launch_text(stmt) + ";  // " + where(stmt.loc) + ": for_all_nodes");
       return;
     case K::output:
       out.line("output(" + stmt.name + ");");
@@ -229,6 +224,12 @@ bool has_outlined_loops(const Module& module) {
     return false;
   };
   return any(module.driver.body);
+}
+
+std::string launch_text(const HostStmt& launch) {
+  std::string args;
+  for (const std::string& arg : launch.args) args += (args.empty() ? "" : ", ") + arg;
+  return launch.kernel + "(" + args + ")";
 }
 
 std::string driver_signature(const Module& module, bool with_defaults) {

@@ -62,6 +62,8 @@ using OutlinedLoopWriter = std::function<void(CodeWriter& out, const HostStmt& l
 // the target has them.
 void write_driver(CodeWriter& out, const Module& module, bool with_defaults,
                   const OutlinedLoopWriter& outlined = {});
+// A launch or for_all_nodes statement as a call: "expand(g, pipe.in(), pipe.out())".
+std::string launch_text(const HostStmt& launch);
 // Whether the outlining pass marked some pipe loop of the driver.
 bool has_outlined_loops(const Module& module);
 // The driver's signature: "void bfs(const Graph& g, Node source)".

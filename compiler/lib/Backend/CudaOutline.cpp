@@ -41,12 +41,6 @@ std::string grid_frontier(const Step& step, const std::string& pipe) {
   return "schedule::WorklistItems{in}";
 }
 
-std::string launch_text(const HostStmt& launch) {
-  std::string args;
-  for (const std::string& arg : launch.args) args += (args.empty() ? "" : ", ") + arg;
-  return launch.kernel + "(" + args + ")";
-}
-
 void write_rounds_struct(CodeWriter& out, const Module& module, const HostStmt& loop,
                          const BackendOptions& options) {
   const std::vector<Step> steps = steps_of(module, loop);
@@ -109,9 +103,7 @@ void write_outlined_loop(CodeWriter& out, const Module& module, const HostStmt& 
   out.line("const schedule::OutlineShape irgl_shape = irgl_loop.shape(" + loop.name + ".storage());");
   out.line(rounds_type + " irgl_rounds;");
   for (const Step& step : steps) {
-    std::string args;
-    for (const std::string& arg : step.launch->args) args += (args.empty() ? "" : ", ") + arg;
-    out.line("irgl_rounds." + step.member + " = make_" + step.kernel->name + "(" + args + ");  // " +
+    out.line("irgl_rounds." + step.member + " = make_" + launch_text(*step.launch) + ";  // " +
              where(step.launch->loc));
     out.line("irgl_rounds." + step.member + "_items = schedule::InGrid<" +
              policy(*step.kernel, options.block_threads) + ">::items(");

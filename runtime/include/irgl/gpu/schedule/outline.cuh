@@ -272,10 +272,8 @@ struct InGrid<Alb<B>> {
                                const RunOptions& options, const OutlineShape& shape) {
     GridItems<Body> grid_items;
     if constexpr (Body::kHasEdges) {
-      const AlbOverrides& overrides = alb_overrides();
-      grid_items.alb_threshold =
-          alb_threshold(overrides.threshold.value_or(options.alb_threshold), shape.grid_threads);
-      grid_items.alb_distribution = overrides.distribution.value_or(options.alb_distribution);
+      grid_items.alb_threshold = alb_threshold_of(options, shape.grid_threads);
+      grid_items.alb_distribution = alb_distribution_of(options);
       grid_items.alb_inspects = alb_inspects(body.max_degree(), grid_items.alb_threshold);
       if (grid_items.alb_inspects) {
         // Threshold 0 makes every vertex huge: room for a whole queue.
@@ -401,7 +399,7 @@ class OutlinedLoop {
   // pipe's capacity, for the policies' InGrid<...>::items().
   OutlineShape shape(const Pipe& pipe) {
     OutlineShape shape;
-    shape.grid_threads = uint64_t(blocks()) * BlockThreads;
+    shape.grid_threads = threads();
     shape.pipe_capacity = pipe.capacity();
     shape.chunk_items = std::max<uint64_t>(shape.grid_threads * 16, 1u << 20);
     if (shape.chunk_items > pipe.capacity()) shape.chunk_items = pipe.capacity();
@@ -422,7 +420,7 @@ class OutlinedLoop {
   uint64_t run(const Rounds& rounds, Pipe& pipe, OutlineMode mode,
                const std::function<uint64_t()>& host_round = {}) {
     const uint64_t heavy = mode == OutlineMode::automatic && host_round
-                               ? (heavy_items_ ? heavy_items_ : uint64_t(blocks()) * BlockThreads)
+                               ? (heavy_items_ ? heavy_items_ : threads())
                                : ~uint64_t{0};
     uint64_t device_rounds = 0;
     for (;;) {
@@ -449,6 +447,7 @@ class OutlinedLoop {
   void set_heavy_items(uint64_t items) { heavy_items_ = items; }
 
  private:
+  uint64_t threads() { return uint64_t(blocks()) * BlockThreads; }
   unsigned blocks() {
     if (blocks_ == 0)
       blocks_ = resident_grid(reinterpret_cast<const void*>(outlined_pipe_kernel<BlockThreads, Rounds>),
@@ -461,7 +460,7 @@ class OutlinedLoop {
   const OutlineControl& run_on_device(const Rounds& rounds, Pipe& pipe, OutlineMode mode,
                                       uint64_t heavy) {
     cudaStream_t stream = pipe.stream();
-    prepare(pipe);
+    prepare();
     OutlinedPipe view;
     view.items[0] = pipe.in().items;
     view.items[1] = pipe.out().items;
@@ -491,7 +490,7 @@ class OutlinedLoop {
     return host_control_[0];
   }
 
-  void prepare(const Pipe&) {
+  void prepare() {
     if (control_.empty()) {
       control_ = DeviceBuffer<OutlineControl>(1);
       host_control_ = PinnedBuffer<OutlineControl>(1);

@@ -60,6 +60,16 @@ struct AlbOverrides {
 };
 AlbOverrides& alb_overrides();
 
+// A launch's ALB parameters: the run-time override, else the launch site's
+// option; the default threshold is the threads the kernel launches.
+inline uint64_t alb_threshold_of(const RunOptions& options, uint64_t threads_launched) {
+  return alb_threshold(alb_overrides().threshold.value_or(options.alb_threshold),
+                       threads_launched);
+}
+inline Distribution alb_distribution_of(const RunOptions& options) {
+  return alb_overrides().distribution.value_or(options.alb_distribution);
+}
+
 // Persistent per-launch-site state of the schedules for one Body type.
 // Counters is NoLoadCounters, or LoadCounters to record per-block edge counts
 // and per-path vertex counts of every launch in global_load_log().
@@ -284,10 +294,8 @@ struct Alb : EdgePolicy<B, Alb<B>> {
   static void run_edges(const Body& body, const Frontier& frontier, State<Body, Counters>& state,
                         const RunOptions& options) {
     const auto twc_inspecting = twc_kernel<B, Body, Frontier, HugeList<Body>, Counters>;
-    const AlbOverrides& overrides = alb_overrides();
     const uint64_t threshold =
-        alb_threshold(overrides.threshold.value_or(options.alb_threshold),
-                      uint64_t(state.grid(twc_inspecting, B)) * B);
+        alb_threshold_of(options, uint64_t(state.grid(twc_inspecting, B)) * B);
     if (!alb_inspects(body.max_degree(), threshold)) {  // no vertex can be huge: plain TWC
       Twc<B>::run(body, frontier, state, options);
       return;
@@ -302,7 +310,7 @@ struct Alb : EdgePolicy<B, Alb<B>> {
     if (huge_count == 0) return;  // the huge-vertex kernel runs only when needed
     IRGL_CUDA_CHECK(cudaMemsetAsync(items.active, 1, huge_count, options.stream));
     detail::run_items<B>(body, items, huge_count, state, options, false,
-                         overrides.distribution.value_or(options.alb_distribution), "huge");
+                         alb_distribution_of(options), "huge");
   }
 };
 
