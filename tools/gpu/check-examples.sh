@@ -11,7 +11,8 @@
 # BIN_DIR holds <app>-cpu, <app>-<SUFFIX> and irgl-check; SUFFIX defaults to
 # "cuda" (e.g. cuda-twc cuda-alb). A SUFFIX may add program options after
 # '@' signs: cuda-alb@outline=graph runs <app>-cuda-alb --outline graph.
-# Environment: APPS (default: all seven),
+# Environment: APPS (default: all seven), GRAPHS (an extended regular
+# expression: only the real graphs whose path matches; default all),
 # EXTRA_GRAPHS (generator specs with a ':' kind suffix, e.g. "rmat:scale=20:"),
 # JOBS (parallel runs, default 8), WORK_DIR, RUNS (timed runs, default 1).
 set -u
@@ -31,7 +32,8 @@ runs=${RUNS:-1}
 # as PATH:KIND, KIND the weights it holds: i (integers), r (reals) or nothing.
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 graphs=(
-  $(awk '!/^#/ && NF == 2 { print $1 ":" ($2 == "-" ? "" : $2) }' "$here/datasets.txt")
+  $(awk '!/^#/ && NF == 2 { print $1 ":" ($2 == "-" ? "" : $2) }' "$here/datasets.txt" |
+    grep -E "${GRAPHS:-.}")
   ${EXTRA_GRAPHS:-}
 )
 apps=(${APPS:-bfs sssp cc pr kcore tc spmv})

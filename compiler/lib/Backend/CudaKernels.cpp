@@ -346,7 +346,7 @@ void write_launcher(CodeWriter& out, const Kernel& kernel, const BackendOptions&
   const std::string frontier =
       loop.domain == VertexDomain::all_nodes
           ? "schedule::AllNodes{" + loop.graph + ".num_nodes()}"
-          : "schedule::WorklistItems{" + loop.worklist + ".queue, " + loop.worklist + ".known_size}";
+          : loop.worklist + ".items()";
 
   out.line();
   out.comment(where(kernel.loc) + ": runs " + body_name(kernel) + " over " +

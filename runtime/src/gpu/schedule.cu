@@ -36,7 +36,8 @@ std::vector<LoadRecord>& global_load_log() {
   return log;
 }
 
-void write_load_log(std::ostream& out, const std::vector<LoadRecord>& log) {
+void write_load_log(std::ostream& out, const std::vector<LoadRecord>& log,
+                    const std::string& frontiers_json) {
   out << "{\"records\": [";
   for (size_t r = 0; r < log.size(); ++r) {
     const LoadRecord& record = log[r];
@@ -50,7 +51,7 @@ void write_load_log(std::ostream& out, const std::vector<LoadRecord>& log) {
       out << (b ? "," : "") << record.block_edges[b];
     out << "]}";
   }
-  out << "\n]}\n";
+  out << "\n], \"frontiers\": " << frontiers_json << "}\n";
 }
 
 LoadCounters LoadRecorder::begin(unsigned blocks, cudaStream_t stream) {

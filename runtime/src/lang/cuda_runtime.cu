@@ -91,41 +91,158 @@ uint64_t pipe_capacity(const Graph& graph) {
 // the device) cost about 0.5 ms per run on an H200, more than the whole of
 // bfs on a small graph (tools/bench, docs/performance.md); idle pipes wait
 // here for the next run. Never destroyed: at exit CUDA frees everything.
-std::vector<gpu::Pipe>& idle_pipes() {
-  static auto* pipes = new std::vector<gpu::Pipe>();
+std::vector<detail::PipeMemory>& idle_pipes() {
+  static auto* pipes = new std::vector<detail::PipeMemory>();
   return *pipes;
 }
 
-gpu::Pipe take_pipe(uint64_t capacity) {
-  std::vector<gpu::Pipe>& idle = idle_pipes();
+detail::PipeMemory take_pipe(uint64_t capacity) {
+  std::vector<detail::PipeMemory>& idle = idle_pipes();
   for (auto pipe = idle.begin(); pipe != idle.end(); ++pipe) {
-    if (pipe->capacity() != capacity) continue;
-    gpu::Pipe taken = std::move(*pipe);
+    if (pipe->queues.capacity() != capacity) continue;
+    detail::PipeMemory taken = std::move(*pipe);
     idle.erase(pipe);
-    taken.clear();
+    taken.queues.clear();
     return taken;
   }
-  return gpu::Pipe(capacity);
+  detail::PipeMemory memory;
+  memory.queues = gpu::Pipe(capacity);
+  return memory;
 }
 
 }  // namespace
 
-Pipe::Pipe(const Graph& graph)
-    : pipe_(take_pipe(pipe_capacity(graph))), nodes_(graph.num_nodes()) {}
+Pipe::Pipe(const Graph& graph) : memory_(take_pipe(pipe_capacity(graph))), graph_(graph) {}
 
 Pipe::~Pipe() {
-  if (pipe_.capacity() != 0) idle_pipes().push_back(std::move(pipe_));
+  if (memory_.queues.capacity() != 0) idle_pipes().push_back(std::move(memory_));
 }
 
 void release_idle_pipes() { idle_pipes().clear(); }
 
+gpu::DenseBitmap& Pipe::bitmap(int index) {
+  gpu::DenseBitmap& bitmap = memory_.bitmaps[index];
+  if (bitmap.num_bits() != graph_.num_nodes())
+    bitmap = gpu::DenseBitmap(graph_.num_nodes(), stream());
+  return bitmap;
+}
+
+void Pipe::push(Node n) {
+  compact_input();
+  push_vertex(memory_.queues.in(), n, stream());
+  known_in_size_ = ~uint64_t{0};
+}
+
+void Pipe::push_all() {
+  compact_input();
+  push_all_vertices(memory_.queues.in(), graph_.num_nodes(), stream());
+  known_in_size_ = ~uint64_t{0};
+}
+
 uint64_t Pipe::size() {
-  const gpu::PipeSizes sizes = pipe_.read_sizes();
+  // A host round of an outlined loop starts here (the persistent kernel
+  // changed the input behind the host's back): its form is chosen afresh.
+  if (outlined_) output_chosen_ = false;
+  if (swept_input_) return known_in_size_;
+  const gpu::PipeSizes sizes = memory_.queues.read_sizes();
   if (sizes.in.overflow || sizes.out.overflow)
-    throw std::runtime_error(
-        gpu::overflow_message(std::max(sizes.in.pushed, sizes.out.pushed), pipe_.capacity()));
+    throw std::runtime_error(gpu::overflow_message(std::max(sizes.in.pushed, sizes.out.pushed),
+                                                   memory_.queues.capacity()));
   known_in_size_ = sizes.in.size;
   return sizes.in.size;
+}
+
+Worklist Pipe::in() {
+  Worklist worklist{memory_.queues.in(), known_in_size_};
+  if (swept_input_) worklist.members = bitmap(1 - output_bitmap_).view();
+  return worklist;
+}
+
+Worklist Pipe::out() {
+  if (!output_chosen_) choose_output();
+  Worklist worklist{memory_.queues.out()};
+  if (record_.output != gpu::FrontierForm::sparse) {
+    worklist.pushed_bits = bitmap(output_bitmap_).view();
+    worklist.bits_only = record_.output != gpu::FrontierForm::unique;
+  }
+  return worklist;
+}
+
+void Pipe::choose_output() {
+  const gpu::FrontierMode mode = gpu::frontier_mode();
+  record_ = {};
+  record_.round = rounds_;
+  record_.items = known_in_size_ != ~uint64_t{0} ? known_in_size_ : size();
+  gpu::FrontierInputs inputs{graph_.num_nodes(), graph_.num_edges(), graph_.max_out_degree(),
+                             record_.items};
+  if (gpu::FrontierPolicy::needs_degree_sum(mode, inputs)) {
+    const uint64_t* offsets = graph_.out().offsets;
+    record_.degree_sum =
+        swept_input_
+            ? memory_.stats.degree_sum(bitmap(1 - output_bitmap_).view(), offsets, stream())
+            : memory_.stats.degree_sum(memory_.queues.in(), record_.items, offsets, stream());
+    inputs.degree_sum = record_.degree_sum;
+  }
+  record_.output = gpu::FrontierPolicy::output_form(mode, inputs);
+  if (record_.output != gpu::FrontierForm::sparse) bitmap(output_bitmap_).clear_all(stream());
+  output_chosen_ = true;
+}
+
+void Pipe::swap() {
+  if (!output_chosen_) {  // no kernel took out(): the output is the empty queue
+    record_ = {};
+    record_.round = rounds_;
+    record_.items = known_in_size_;
+  }
+  memory_.queues.swap();
+  swept_input_ = false;
+  known_in_size_ = ~uint64_t{0};
+  if (record_.output != gpu::FrontierForm::sparse && record_.output != gpu::FrontierForm::unique)
+    take_bitmap_output();
+  gpu::global_frontier_log().rounds.push_back(record_);
+  output_chosen_ = false;
+  ++rounds_;
+}
+
+void Pipe::take_bitmap_output() {
+  const gpu::FrontierMode mode = gpu::frontier_mode();
+  const gpu::DenseBitmapView output = bitmap(output_bitmap_).view();
+  const bool may_sweep = !outlined_ && (mode == gpu::FrontierMode::automatic ||
+                                        mode == gpu::FrontierMode::sweep);
+  if (may_sweep) {
+    const uint64_t members = memory_.stats.members(output, stream());
+    record_.members = members;
+    if (gpu::FrontierPolicy::sweep_input(mode, graph_.num_nodes(), members, outlined_)) {
+      swept_input_ = true;
+      record_.swept_next = true;
+      output_bitmap_ = 1 - output_bitmap_;  // the next output goes to the other bitmap
+      known_in_size_ = members;
+      return;
+    }
+  }
+  // The new input queue is the old output's, which nothing pushed to.
+  gpu::bitmap_to_queue(output, memory_.queues.in(), memory_.scratch, stream());
+}
+
+void Pipe::compact_input() {
+  if (!swept_input_) return;
+  gpu::bitmap_to_queue(bitmap(1 - output_bitmap_).view(), memory_.queues.in(), memory_.scratch,
+                       stream());
+  swept_input_ = false;
+  known_in_size_ = ~uint64_t{0};
+}
+
+gpu::Pipe& Pipe::storage() {
+  outlined_ = true;
+  compact_input();
+  return memory_.queues;
+}
+
+void Pipe::ran_on_device(uint64_t rounds) {
+  rounds_ += rounds;
+  known_in_size_ = 0;
+  output_chosen_ = false;
+  gpu::global_frontier_log().device_rounds += rounds;
 }
 
 unsigned multiprocessor_count() {

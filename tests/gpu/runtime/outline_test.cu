@@ -3,11 +3,11 @@
 // against a CPU BFS; the grid-wide prefix sum; overflow reporting.
 #include <gtest/gtest.h>
 
-#include <deque>
 #include <numeric>
 #include <stdexcept>
 #include <vector>
 
+#include "bfs_fixtures.h"
 #include "gpu_test.h"
 #include "gpu_test_util.h"
 #include "graph_fixtures.h"
@@ -22,59 +22,13 @@ using irgl::lang::Graph;
 using irgl::lang::Node;
 using irgl::lang::NodeArray;
 using irgl::lang::Worklist;
+using irgl::testing::cpu_levels;
+using irgl::testing::kUnvisited;
+using irgl::testing::skewed_graph;
+using irgl::testing::start_levels;
 using irgl::testing::vectors_equal;
-
-constexpr uint32_t kUnvisited = ~0u;
+using ExpandBody = irgl::testing::ExpandBody<>;
 constexpr int kThreads = 256;
-
-// BFS expansion as irglc writes it, plus an accumulator and post() (each
-// expanded vertex records how many edges its threads saw), so that the
-// edge-balanced phases' post step runs too. Pushes are block-staged.
-struct ExpandBody {
-  Graph g;
-  Worklist frontier;
-  irgl::lang::StagedWorklist<0> next;
-  NodeArray<uint32_t> level;
-  NodeArray<uint32_t> edges_seen;
-
-  struct Closure {
-    uint32_t next_level;
-  };
-  struct Accum {
-    uint32_t edges;
-  };
-  static constexpr bool kHasEdges = true;
-  static constexpr bool kHasAccum = true;
-  static constexpr bool kHasPost = true;
-
-  __device__ bool pre(Node n, Closure& closure) {
-    closure.next_level = level[n] + 1;
-    return true;
-  }
-  __device__ uint64_t edges_begin(Node v) const { return g.out_begin(v); }
-  __device__ uint64_t edges_end(Node v) const { return g.out_end(v); }
-  __host__ __device__ uint64_t max_degree() const { return g.max_out_degree(); }
-  __device__ void edge(Node, uint64_t e, const Closure& closure, Accum& accum) {
-    ++accum.edges;
-    const Node v = g.dst(e);
-    if (level[v] == kUnvisited && atomicCAS(&level[v], kUnvisited, closure.next_level) == kUnvisited)
-      next.push(v);
-  }
-  __device__ void post(Node n, const Closure&, const Accum& accum) { edges_seen[n] = accum.edges; }
-  __host__ __device__ static Accum identity() { return {0}; }
-  __device__ static void combine(Accum& into, const Accum& from) { into.edges += from.edges; }
-  __device__ static void atomic_combine(Accum* into, const Accum& from) {
-    atomicAdd(&into->edges, from.edges);
-  }
-  template <int B>
-  __device__ void begin() {
-    next.begin<B>();
-  }
-  template <int B>
-  __device__ void flush() {
-    next.flush<B>();
-  }
-};
 
 template <class Policy>
 struct ExpandRounds {
@@ -88,45 +42,6 @@ struct ExpandRounds {
     InGrid<Policy>::run(grid, expand, WorklistItems{in}, items);
   }
 };
-
-std::vector<uint32_t> cpu_levels(const CsrGraph& graph, VertexId source, uint64_t& rounds) {
-  std::vector<uint32_t> levels(graph.num_vertices(), kUnvisited);
-  std::deque<VertexId> pending{source};
-  levels[source] = 0;
-  uint32_t deepest = 0;
-  while (!pending.empty()) {
-    const VertexId v = pending.front();
-    pending.pop_front();
-    deepest = std::max(deepest, levels[v]);
-    for (uint64_t e = graph.out_offsets[v]; e < graph.out_offsets[v + 1]; ++e)
-      if (levels[graph.out_targets[e]] == kUnvisited) {
-        levels[graph.out_targets[e]] = levels[v] + 1;
-        pending.push_back(graph.out_targets[e]);
-      }
-  }
-  rounds = deepest + 1;  // one round per level
-  return levels;
-}
-
-// A graph with a few hubs (degree up to ~n/2) among sparse vertices, so that
-// ALB with a small threshold sets vertices aside and every TWC bin is used.
-CsrGraph skewed_graph() {
-  EdgeList edges = irgl::testing::random_edges("outline", 3000, 12000, WeightType::none, 7);
-  for (VertexId hub : {5u, 6u, 7u})
-    for (VertexId v = 0; v < 3000; v += hub) {
-      edges.sources.push_back(hub);
-      edges.targets.push_back(v);
-    }
-  BuildOptions options;
-  return build_csr(std::move(edges), options);
-}
-
-// All vertices unvisited except `source` (level 0).
-void start_levels(DeviceBuffer<uint32_t>& level, VertexId source) {
-  level.fill(kUnvisited);
-  const uint32_t zero = 0;
-  IRGL_CUDA_CHECK(cudaMemcpy(level.data() + source, &zero, sizeof zero, cudaMemcpyHostToDevice));
-}
 
 struct Case {
   const char* name;

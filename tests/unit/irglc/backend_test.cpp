@@ -248,7 +248,7 @@ TEST(irglcCudaBackend, KernelBecomesABodyAndALauncher) {
             "void expand(const Graph& g, Worklist in, Worklist out, uint32_t limit) {\n"
             "  static schedule::State<expand_body> state;\n"
             "  schedule::ThreadMapped<128>::run(make_expand(g, in, out, limit), "
-            "schedule::WorklistItems{in.queue, in.known_size}, state, expand_options());\n"
+            "in.items(), state, expand_options());\n"
             "}\n");
   EXPECT_NE(source.find("program.schedules = \"expand: thread\";"), std::string::npos);
   EXPECT_NE(source.find("irgl::lang::CudaTarget target(driver, {sizeof(uint32_t), true});"),

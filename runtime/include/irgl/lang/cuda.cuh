@@ -5,8 +5,9 @@
 //
 // Device side (passed to kernels by value): Graph (common.h), NodeArray<T>
 // (a NodeData's elements), Worklist (a queue view with warp-aggregated
-// push), ReductionSlot (a thread's partial value of a reduction, combined
-// per block and flushed with one atomic), atomics, grid-stride ranges.
+// push, and the bitmaps of its frontier form), ReductionSlot (a thread's
+// partial value of a reduction, combined per block and flushed with one
+// atomic), atomics, grid-stride ranges.
 // Host side (used by the driver): NodeData<T>, Pipe, Sum/Min/Max, launch
 // shapes.
 #pragma once
@@ -25,6 +26,11 @@
 #include "irgl/gpu/check.h"
 #include "irgl/gpu/device_buffer.h"
 #include "irgl/gpu/device_graph.h"
+#include "irgl/gpu/schedule/frontier.cuh"
+#include "irgl/gpu/scratch_buffer.h"
+#include "irgl/gpu/worklist/conversions.cuh"
+#include "irgl/gpu/worklist/dense_bitmap.cuh"
+#include "irgl/gpu/worklist/frontier_policy.h"
 #include "irgl/gpu/worklist/pipe.cuh"
 #include "irgl/gpu/worklist/sparse_queue.cuh"
 #include "irgl/lang/common.h"
@@ -70,16 +76,35 @@ class NodeData {
 // Worklists
 //===----------------------------------------------------------------------===//
 
-// A worklist as kernels see it.
+// A worklist as kernels see it: a queue, plus the bitmaps of the frontier
+// form its pipe chose for the round (gpu/worklist/frontier_policy.h).
 struct Worklist {
   gpu::SparseQueueView queue;
   // Its size as the host last read it (pipe.empty()), for schedules that
   // need it on the host; ~0 when not known.
   uint64_t known_size = ~uint64_t{0};
+  // An output of form unique, dense or sweep: every push first sets the
+  // vertex's bit here, and only the first push of a vertex goes on to the
+  // queue (unique) or none does (bits_only: dense and sweep).
+  gpu::DenseBitmapView pushed_bits;
+  bool bits_only = false;
+  // A swept input: its members are the vertices whose bit is set here, and
+  // the queue is unused.
+  gpu::DenseBitmapView members;
+
+  // The items a schedule runs over.
+  IRGL_HD gpu::schedule::WorklistItems items() const { return {queue, known_size, members}; }
 
 #if defined(__CUDACC__)
+  // Whether a push of n goes on to the queue.
+  __device__ __forceinline__ bool enqueues(Node n) const {
+    if (pushed_bits.words == nullptr) return true;
+    return pushed_bits.test_and_set(n) && !bits_only;
+  }
   // Warp-aggregated: one atomic per group of threads pushing together.
-  __device__ __forceinline__ void push(Node n) const { queue.push(n); }
+  __device__ __forceinline__ void push(Node n) const {
+    if (enqueues(n)) queue.push(n);
+  }
   __device__ __forceinline__ uint64_t size() const { return queue.size(); }
   __device__ __forceinline__ Node operator[](uint64_t i) const { return queue[i]; }
 #endif
@@ -104,7 +129,9 @@ struct StagedWorklist : Worklist {
 
 #if defined(__CUDACC__)
   using Stage = gpu::BlockStage<Slot, kStageItems>;
-  __device__ __forceinline__ void push(Node n) const { Stage::push(queue, n); }
+  __device__ __forceinline__ void push(Node n) const {
+    if (enqueues(n)) Stage::push(queue, n);
+  }
   template <int BlockThreads>
   __device__ __forceinline__ void begin() const { Stage::template begin<BlockThreads>(); }
   template <int BlockThreads>
@@ -118,7 +145,9 @@ struct UncoalescedWorklist : Worklist {
   IRGL_HD UncoalescedWorklist(const Worklist& worklist) : Worklist(worklist) {}
 
 #if defined(__CUDACC__)
-  __device__ __forceinline__ void push(Node n) const { queue.push_uncoalesced(n); }
+  __device__ __forceinline__ void push(Node n) const {
+    if (enqueues(n)) queue.push_uncoalesced(n);
+  }
 #endif
 };
 
@@ -130,11 +159,27 @@ void release_idle_pipes();
 void push_vertex(const gpu::SparseQueueView& queue, Node n, cudaStream_t stream = 0);
 void push_all_vertices(const gpu::SparseQueueView& queue, uint32_t nodes, cudaStream_t stream = 0);
 
+namespace detail {
+// A pipe's GPU memory, kept between runs (see Pipe).
+struct PipeMemory {
+  gpu::Pipe queues;
+  gpu::DenseBitmap bitmaps[2];  // allocated at the first round that needs them
+  gpu::ScratchBuffer scratch;   // for compactions
+  gpu::FrontierStats stats;
+};
+}  // namespace detail
+
 // Two worklists for rounds of data-driven work (see irgl.h). Each holds up
 // to |E| + |V| items, enough for one push per edge of a round whose input has
 // no duplicates; a round that pushes more is an error, never a silent drop.
 // A destroyed pipe keeps its GPU memory for the next pipe of the same size
 // (the next run of the driver); release_idle_pipes() frees it.
+//
+// Each round's frontier takes the form gpu::frontier_mode() asks for
+// (frontier_policy.h): the form of a round's output is fixed at the round's
+// first out() (from the input's size and degree, read on the host), and the
+// next round's input form at swap(). Every choice is logged in
+// gpu::global_frontier_log().
 class Pipe {
  public:
   explicit Pipe(const Graph& graph);
@@ -142,40 +187,50 @@ class Pipe {
   Pipe(const Pipe&) = delete;
   Pipe& operator=(const Pipe&) = delete;
 
-  void push(Node n) {
-    push_vertex(pipe_.in(), n);
-    known_in_size_ = ~uint64_t{0};
-  }
-  void push_all() {
-    push_all_vertices(pipe_.in(), nodes_);
-    known_in_size_ = ~uint64_t{0};
-  }
-  // Reads the input's size from the GPU (one small copy and a sync).
+  // Append to the input (as a queue: a swept input is compacted first).
+  void push(Node n);
+  void push_all();
+  // Reads the input's size from the GPU (one small copy and a sync); the
+  // members of a swept input are known without a copy.
   bool empty() { return size() == 0; }
   uint64_t size();
-  Worklist in() const { return {pipe_.in(), known_in_size_}; }
-  Worklist out() const { return {pipe_.out()}; }
-  void swap() {
-    pipe_.swap();
-    known_in_size_ = ~uint64_t{0};
-    ++rounds_;
-  }
+  Worklist in();
+  Worklist out();
+  // The output becomes the input; a bitmap output is compacted into the
+  // queue or kept for a sweep.
+  void swap();
   uint64_t rounds() const { return rounds_; }
 
   // The GPU worklists, for loops outlined into one kernel
   // (gpu/schedule/outline.cuh), and the bookkeeping after such a loop ran
-  // `rounds` rounds on the device and left the pipe empty.
-  gpu::Pipe& storage() { return pipe_; }
-  void ran_on_device(uint64_t rounds) {
-    rounds_ += rounds;
-    known_in_size_ = 0;
-  }
+  // `rounds` rounds on the device and left the pipe empty. A pipe whose
+  // storage() was taken keeps its input a queue (the persistent kernel reads
+  // queues), and picks each host round's form at that round's size().
+  gpu::Pipe& storage();
+  void ran_on_device(uint64_t rounds);
 
  private:
-  gpu::Pipe pipe_;
-  uint32_t nodes_;
+  // Picks the form of this round's output (once per round).
+  void choose_output();
+  // Picks the form of the input after a bitmap output.
+  void take_bitmap_output();
+  // Makes a swept input a queue.
+  void compact_input();
+  // Bitmap `index`, allocated and sized to the graph on first use.
+  gpu::DenseBitmap& bitmap(int index);
+  cudaStream_t stream() const { return memory_.queues.stream(); }
+
+  detail::PipeMemory memory_;
+  Graph graph_;
   uint64_t rounds_ = 0;
   uint64_t known_in_size_ = 0;  // the input's size, as last read
+  // The round's output form, once chosen, and the record of the choice.
+  bool output_chosen_ = false;
+  gpu::FrontierRecord record_;
+  // The bitmap a bitmap output goes to; a swept input is the other one.
+  int output_bitmap_ = 0;
+  bool swept_input_ = false;
+  bool outlined_ = false;
 };
 
 //===----------------------------------------------------------------------===//

@@ -18,9 +18,10 @@ namespace irgl::lang {
 // that would leave no room for it is refused before uploading.
 struct DeviceFootprint {
   uint64_t bytes_per_vertex = 0;  // all NodeData together
-  bool uses_pipe = false;         // two worklists of |E| + |V| items
+  bool uses_pipe = false;         // two worklists of |E| + |V| items, two bitmaps
   uint64_t bytes(uint64_t vertices, uint64_t edges) const {
-    return bytes_per_vertex * vertices + (uses_pipe ? 2 * 4 * (edges + vertices) : 0);
+    return bytes_per_vertex * vertices +
+           (uses_pipe ? 2 * 4 * (edges + vertices) + 2 * (vertices / 8 + 4) : 0);
   }
 };
 
@@ -46,6 +47,7 @@ class CudaTarget : public ProgramTarget {
 
   double run() override {
     gpu::schedule::global_load_log().clear();  // keep the last run's only
+    gpu::global_frontier_log().clear();
     gpu::CudaEventTimer timer;
     timer.start();
     driver_(view_);
@@ -67,7 +69,18 @@ class CudaTarget : public ProgramTarget {
     return gpu::schedule::parse_outline_mode(mode, gpu::schedule::outline_mode());
   }
   void write_load_report(std::ostream& out) const override {
-    gpu::schedule::write_load_log(out, gpu::schedule::global_load_log());
+    gpu::schedule::write_load_log(out, gpu::schedule::global_load_log(),
+                                  gpu::global_frontier_log().json());
+  }
+  bool chooses_frontiers() const override { return footprint_.uses_pipe; }
+  bool set_frontier_mode(const std::string& mode) override {
+    const std::optional<gpu::FrontierMode> parsed = gpu::parse_frontier_mode(mode);
+    if (parsed) gpu::frontier_mode() = *parsed;
+    return parsed.has_value();
+  }
+  std::string run_summary() const override {
+    if (!footprint_.uses_pipe) return {};
+    return gpu::global_frontier_log().summary();
   }
 
  private:

@@ -69,6 +69,17 @@ class ProgramTarget {
     (void)mode;
     return false;
   }
+  // Whether the program's pipes choose a frontier form per round, and
+  // fixing it (--frontier: "auto", "sparse", "unique", "dense" or "sweep";
+  // false when `mode` names none).
+  virtual bool chooses_frontiers() const { return false; }
+  virtual bool set_frontier_mode(const std::string& mode) {
+    (void)mode;
+    return false;
+  }
+  // A line about the last run printed after the times (the frontier forms
+  // its rounds took), or "".
+  virtual std::string run_summary() const { return {}; }
 };
 
 // Parses the command line, loads the graph, runs and reports. Returns the

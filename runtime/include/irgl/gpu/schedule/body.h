@@ -32,9 +32,10 @@
 //     template <int BlockThreads> __device__ void flush();
 //   };
 //
-// Every schedule calls pre() exactly once per frontier item, edge() exactly
-// once per edge of each vertex whose pre() returned true, and then post()
-// exactly once for that vertex; it differs only in which threads do it.
+// Every schedule calls pre() exactly once per frontier item (per member of a
+// swept frontier, frontier.cuh), edge() exactly once per edge of each vertex
+// whose pre() returned true, and then post() exactly once for that vertex;
+// it differs only in which threads do it.
 // Closure and Accum must be trivially copyable: schedules copy them through
 // shuffles, shared memory and global memory.
 #pragma once

@@ -5,11 +5,15 @@
 //   operator[](i) on the device: item i
 //   host_size()   on the host: the number of items, when the host knows it
 //                 without a copy (kUnknownSize otherwise)
+//   contains(v)   on the device: whether item v is a member; false only for
+//                 the non-members a swept frontier passes over. Schedules
+//                 run pre() only for members (admit_item below).
 #pragma once
 
 #include <cstdint>
 
 #include "irgl/gpu/host_device.h"
+#include "irgl/gpu/worklist/dense_bitmap.cuh"
 #include "irgl/gpu/worklist/sparse_queue.cuh"
 #include "irgl/graph/csr_graph.h"
 
@@ -22,18 +26,37 @@ struct AllNodes {
 
   IRGL_HOST_DEVICE uint64_t size() const { return count; }
   IRGL_HOST_DEVICE VertexId operator[](uint64_t i) const { return static_cast<VertexId>(i); }
+  IRGL_HOST_DEVICE bool contains(VertexId) const { return true; }
   uint64_t host_size() const { return count; }
 };
 
+// A worklist's items: the queue's, or, when `members` is set (a swept
+// frontier, lang::Pipe's FrontierForm::sweep), every vertex 0..num_bits-1,
+// of which only those with a set bit are members.
 struct WorklistItems {
   SparseQueueView queue;
   uint64_t known_size = kUnknownSize;  // as last read by the host, if current
+  DenseBitmapView members;             // words == nullptr: the queue's items
+
+  IRGL_HOST_DEVICE bool swept() const { return members.words != nullptr; }
+#if defined(__CUDACC__)
+  __device__ uint64_t size() const { return swept() ? members.num_bits : queue.size(); }
+  __device__ VertexId operator[](uint64_t i) const {
+    return swept() ? static_cast<VertexId>(i) : queue[i];
+  }
+  __device__ bool contains(VertexId v) const { return !swept() || members.test(v); }
+#endif
+  uint64_t host_size() const { return swept() ? members.num_bits : known_size; }
+};
 
 #if defined(__CUDACC__)
-  __device__ uint64_t size() const { return queue.size(); }
-  __device__ VertexId operator[](uint64_t i) const { return queue[i]; }
+// The Body's pre() for frontier item v, or false without calling it when v
+// is not a member (a swept frontier's clear bit).
+template <class Body, class Frontier>
+__device__ __forceinline__ bool admit_item(Body& body, const Frontier& frontier, VertexId v,
+                                           typename Body::Closure& closure) {
+  return frontier.contains(v) && body.pre(v, closure);
+}
 #endif
-  uint64_t host_size() const { return known_size; }
-};
 
 }  // namespace irgl::gpu::schedule

@@ -126,7 +126,7 @@ __device__ void thread_mapped_tiles(Body& body, const Frontier& frontier, Counte
   for (uint64_t i = global_thread(); i < items; i += grid_threads()) {
     const VertexId v = frontier[i];
     typename Body::Closure closure;
-    if (!body.pre(v, closure)) continue;
+    if (!admit_item(body, frontier, v, closure)) continue;
     if constexpr (Body::kHasEdges) {
       counters.vertex(LoadPath::thread);
       run_edges_sequentially(body, v, closure, counters);
@@ -171,7 +171,7 @@ __device__ void group_mapped_tiles(Body& body, const Frontier& frontier, Counter
     const VertexId v = frontier[i];
     typename Body::Closure closure;
     bool active = false;
-    if (leader) active = body.pre(v, closure);
+    if (leader) active = admit_item(body, frontier, v, closure);
     if (!group.shfl(active, 0)) continue;
     closure = shfl_any(group, closure, 0);
     const uint64_t begin = body.edges_begin(v), end = body.edges_end(v);
@@ -239,7 +239,7 @@ __device__ void block_group_tiles(Body& body, const Frontier& frontier, Counters
     const VertexId v = i < items ? frontier[i] : 0;
     if (rank == 0) {
       Closure closure;
-      group_active[slot] = i < items && body.pre(v, closure);
+      group_active[slot] = i < items && admit_item(body, frontier, v, closure);
       group_closure[slot] = closure;
     }
     __syncthreads();
@@ -350,7 +350,7 @@ __device__ void twc_tiles(Body& body, const Frontier& frontier, const Huge& huge
     bool pending = false;  // this thread's vertex still has to do its edges
     if (i < items) {
       v = frontier[i];
-      if (body.pre(v, closure) && Body::kHasEdges) {
+      if (admit_item(body, frontier, v, closure) && Body::kHasEdges) {
         begin = body.edges_begin(v);
         end = body.edges_end(v);
         pending = true;
@@ -504,7 +504,7 @@ __device__ void gather_items(Body& body, const Frontier& frontier, const ItemArr
   for (uint64_t i = global_thread(); i < end - first; i += grid_threads()) {
     const VertexId v = frontier[first + i];
     typename Body::Closure closure;
-    const bool active = body.pre(v, closure);
+    const bool active = admit_item(body, frontier, v, closure);
     items.vertices[i] = v;
     items.closures[i] = closure;
     items.active[i] = active;

@@ -29,8 +29,10 @@ struct LoadRecord {
 std::vector<LoadRecord>& global_load_log();
 
 // Writes the log as JSON: {"records": [{"kernel":..,"phase":..,"launch":..,
-// "block_edges":[..],"paths":{"thread":..,...}}, ...]}.
-void write_load_log(std::ostream& out, const std::vector<LoadRecord>& log);
+// "block_edges":[..],"paths":{"thread":..,...}}, ...], "frontiers": F}, with
+// F the pipes' frontier choices (a JSON array, FrontierLog::json()).
+void write_load_log(std::ostream& out, const std::vector<LoadRecord>& log,
+                    const std::string& frontiers_json = "[]");
 
 // Device buffers for one launch's counters, reused between launches.
 class LoadRecorder {

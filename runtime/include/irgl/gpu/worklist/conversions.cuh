@@ -1,9 +1,13 @@
 // Conversions between the dense (bitmap) and sparse (queue) worklists, on
-// the GPU and asynchronous: nothing is read back to the host.
+// the GPU and asynchronous: nothing is read back to the host. Also the two
+// statistics a pipe's frontier policy reads back (frontier_policy.h).
 #pragma once
 
 #include <cuda_runtime_api.h>
 
+#include <cstdint>
+
+#include "irgl/gpu/device_buffer.h"
 #include "irgl/gpu/scratch_buffer.h"
 #include "irgl/gpu/worklist/dense_bitmap.cuh"
 #include "irgl/gpu/worklist/sparse_queue.cuh"
@@ -27,5 +31,33 @@ void bitmap_to_queue(const DenseBitmapView& bitmap, const SparseQueueView& queue
 // ignored.
 void queue_to_bitmap(const SparseQueueView& queue, const DenseBitmapView& bitmap,
                      cudaStream_t stream = 0);
+
+// Frontier statistics, each one small kernel, one 8-byte copy to pinned
+// memory and one synchronization of `stream`. Not thread-safe.
+class FrontierStats {
+ public:
+  // Up to this many queue items are read to estimate a degree sum.
+  static constexpr uint64_t kDegreeSamples = 4096;
+
+  // The number of set bits: one pass over the words.
+  uint64_t members(const DenseBitmapView& bitmap, cudaStream_t stream = 0);
+  // The total degree (offsets[v + 1] - offsets[v]) of the queue's first
+  // `size` items: exact for up to kDegreeSamples items, else the mean degree
+  // of kDegreeSamples evenly spaced items times `size`. Items must be valid
+  // vertex ids of `offsets`.
+  uint64_t degree_sum(const SparseQueueView& queue, uint64_t size, const uint64_t* offsets,
+                      cudaStream_t stream = 0);
+  // The exact total degree of the bitmap's members: one pass over the
+  // vertices (a coalesced offsets read for each member).
+  uint64_t degree_sum(const DenseBitmapView& members, const uint64_t* offsets,
+                      cudaStream_t stream = 0);
+
+ private:
+  unsigned long long* zeroed_result(cudaStream_t stream);
+  uint64_t read_result(cudaStream_t stream);
+
+  DeviceBuffer<unsigned long long> result_;
+  PinnedBuffer<unsigned long long> host_result_;
+};
 
 }  // namespace irgl::gpu

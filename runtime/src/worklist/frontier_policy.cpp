@@ -1,0 +1,121 @@
+#include "irgl/gpu/worklist/frontier_policy.h"
+
+#include <array>
+#include <sstream>
+
+namespace irgl::gpu {
+
+namespace {
+constexpr std::array<FrontierMode, 5> kModes = {FrontierMode::automatic, FrontierMode::sparse,
+                                                FrontierMode::unique, FrontierMode::dense,
+                                                FrontierMode::sweep};
+}  // namespace
+
+const char* frontier_form_name(FrontierForm form) {
+  switch (form) {
+    case FrontierForm::sparse: return "sparse";
+    case FrontierForm::unique: return "unique";
+    case FrontierForm::dense: return "dense";
+    case FrontierForm::sweep: return "sweep";
+  }
+  return "sparse";
+}
+
+const char* frontier_mode_name(FrontierMode mode) {
+  switch (mode) {
+    case FrontierMode::automatic: return "auto";
+    case FrontierMode::sparse: return "sparse";
+    case FrontierMode::unique: return "unique";
+    case FrontierMode::dense: return "dense";
+    case FrontierMode::sweep: return "sweep";
+  }
+  return "auto";
+}
+
+std::optional<FrontierMode> parse_frontier_mode(const std::string& text) {
+  for (FrontierMode mode : kModes)
+    if (text == frontier_mode_name(mode)) return mode;
+  return std::nullopt;
+}
+
+FrontierMode& frontier_mode() {
+  static FrontierMode mode = FrontierMode::automatic;
+  return mode;
+}
+
+uint64_t FrontierPolicy::dense_edges(uint64_t vertices, uint64_t edges) {
+  if (edges == 0) return ~uint64_t{0};  // no round visits an edge
+  // |V| + K |V| / (|E| / |V|), in floating point: |V|^2 overflows.
+  const double v = static_cast<double>(vertices);
+  const double bound = v + kDuplicateEdgesPerVertex * v * v / static_cast<double>(edges);
+  const double at_least = static_cast<double>(kDenseMinEdges);
+  return bound < at_least ? kDenseMinEdges
+                          : bound >= 1.8e19 ? ~uint64_t{0} : static_cast<uint64_t>(bound);
+}
+
+bool FrontierPolicy::needs_degree_sum(FrontierMode mode, const FrontierInputs& inputs) {
+  if (mode != FrontierMode::automatic || inputs.items == 0 || inputs.max_degree == 0)
+    return false;
+  // items * max_degree >= dense_edges, without overflowing the product.
+  const uint64_t needed = dense_edges(inputs.vertices, inputs.edges);
+  return inputs.items >= needed / inputs.max_degree + (needed % inputs.max_degree != 0);
+}
+
+FrontierForm FrontierPolicy::output_form(FrontierMode mode, const FrontierInputs& inputs) {
+  switch (mode) {
+    case FrontierMode::sparse: return FrontierForm::sparse;
+    case FrontierMode::unique: return FrontierForm::unique;
+    case FrontierMode::dense: return FrontierForm::dense;
+    case FrontierMode::sweep: return FrontierForm::sweep;
+    case FrontierMode::automatic: break;
+  }
+  if (!inputs.degree_sum) return FrontierForm::sparse;
+  return *inputs.degree_sum >= dense_edges(inputs.vertices, inputs.edges) ? FrontierForm::dense
+                                                                           : FrontierForm::sparse;
+}
+
+bool FrontierPolicy::sweep_input(FrontierMode mode, uint64_t vertices, uint64_t members,
+                                 bool queue_only) {
+  if (queue_only) return false;
+  if (mode == FrontierMode::sweep) return true;
+  if (mode != FrontierMode::automatic) return false;
+  return members != 0 && members >= vertices / kSweepDivisor;
+}
+
+std::string FrontierLog::summary() const {
+  std::array<uint64_t, 4> counts{};
+  for (const FrontierRecord& record : rounds) ++counts[static_cast<int>(record.output)];
+  uint64_t swept = 0;
+  for (const FrontierRecord& record : rounds) swept += record.swept_next;
+  std::ostringstream text;
+  text << "frontier: " << frontier_mode_name(frontier_mode()) << ", host rounds "
+       << counts[0] << " sparse, " << counts[1] << " unique, " << counts[2]
+       << " dense, " << counts[3] << " sweep (" << swept << " read by a sweep), "
+       << device_rounds << " rounds in the persistent kernel (sparse)";
+  return text.str();
+}
+
+std::string FrontierLog::json() const {
+  std::ostringstream text;
+  text << "[";
+  for (size_t i = 0; i < rounds.size(); ++i) {
+    const FrontierRecord& record = rounds[i];
+    text << (i ? ",\n" : "\n") << "  {\"round\": " << record.round
+         << ", \"items\": " << record.items << ", \"degree_sum\": ";
+    if (record.degree_sum) text << *record.degree_sum;
+    else text << "null";
+    text << ", \"output\": \"" << frontier_form_name(record.output) << "\", \"members\": ";
+    if (record.members) text << *record.members;
+    else text << "null";
+    text << ", \"swept_next\": " << (record.swept_next ? "true" : "false") << "}";
+  }
+  text << (rounds.empty() ? "]" : "\n]");
+  return text.str();
+}
+
+FrontierLog& global_frontier_log() {
+  static FrontierLog log;
+  return log;
+}
+
+}  // namespace irgl::gpu

@@ -1,0 +1,120 @@
+// A BFS expansion Body as irglc writes it, with the CPU reference and a
+// skewed test graph, shared by the GPU tests of pipes and outlined loops.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <deque>
+#include <type_traits>
+#include <vector>
+
+#include "graph_fixtures.h"
+#include "irgl/gpu/device_buffer.h"
+#include "irgl/lang/cuda.cuh"
+
+namespace irgl::testing {
+
+using irgl::lang::Graph;
+using irgl::lang::Node;
+using irgl::lang::NodeArray;
+using irgl::lang::Worklist;
+using irgl::gpu::DeviceBuffer;
+
+constexpr uint32_t kUnvisited = ~0u;
+
+// BFS expansion as irglc writes it, plus an accumulator and post() (each
+// expanded vertex records how many edges its threads saw), so that the
+// edge-balanced phases' post step runs too. Push: the worklist type pushed
+// to (block-staged by default, as irglc's cooperative conversion).
+template <class Push = irgl::lang::StagedWorklist<0>>
+struct ExpandBody {
+  Graph g;
+  Worklist frontier;
+  Push next;
+  NodeArray<uint32_t> level;
+  NodeArray<uint32_t> edges_seen;
+
+  struct Closure {
+    uint32_t next_level;
+  };
+  struct Accum {
+    uint32_t edges;
+  };
+  static constexpr bool kHasEdges = true;
+  static constexpr bool kHasAccum = true;
+  static constexpr bool kHasPost = true;
+
+  __device__ bool pre(Node n, Closure& closure) {
+    closure.next_level = level[n] + 1;
+    return true;
+  }
+  __device__ uint64_t edges_begin(Node v) const { return g.out_begin(v); }
+  __device__ uint64_t edges_end(Node v) const { return g.out_end(v); }
+  __host__ __device__ uint64_t max_degree() const { return g.max_out_degree(); }
+  __device__ void edge(Node, uint64_t e, const Closure& closure, Accum& accum) {
+    ++accum.edges;
+    const Node v = g.dst(e);
+    if (level[v] == kUnvisited && atomicCAS(&level[v], kUnvisited, closure.next_level) == kUnvisited)
+      next.push(v);
+  }
+  __device__ void post(Node n, const Closure&, const Accum& accum) { edges_seen[n] = accum.edges; }
+  __host__ __device__ static Accum identity() { return {0}; }
+  __device__ static void combine(Accum& into, const Accum& from) { into.edges += from.edges; }
+  __device__ static void atomic_combine(Accum* into, const Accum& from) {
+    atomicAdd(&into->edges, from.edges);
+  }
+  template <int B>
+  __device__ void begin() {
+    if constexpr (kStaged) next.template begin<B>();
+  }
+  template <int B>
+  __device__ void flush() {
+    if constexpr (kStaged) next.template flush<B>();
+  }
+
+ private:
+  static constexpr bool kStaged = !std::is_same_v<Push, Worklist> &&
+                                  !std::is_same_v<Push, irgl::lang::UncoalescedWorklist>;
+};
+
+inline std::vector<uint32_t> cpu_levels(const CsrGraph& graph, VertexId source, uint64_t& rounds) {
+  std::vector<uint32_t> levels(graph.num_vertices(), kUnvisited);
+  std::deque<VertexId> pending{source};
+  levels[source] = 0;
+  uint32_t deepest = 0;
+  while (!pending.empty()) {
+    const VertexId v = pending.front();
+    pending.pop_front();
+    deepest = std::max(deepest, levels[v]);
+    for (uint64_t e = graph.out_offsets[v]; e < graph.out_offsets[v + 1]; ++e)
+      if (levels[graph.out_targets[e]] == kUnvisited) {
+        levels[graph.out_targets[e]] = levels[v] + 1;
+        pending.push_back(graph.out_targets[e]);
+      }
+  }
+  rounds = deepest + 1;  // one round per level
+  return levels;
+}
+
+// A graph with a few hubs (degree up to ~n/2) among sparse vertices, so that
+// ALB with a small threshold sets vertices aside and every TWC bin is used.
+inline CsrGraph skewed_graph() {
+  EdgeList edges = irgl::testing::random_edges("outline", 3000, 12000, WeightType::none, 7);
+  for (VertexId hub : {5u, 6u, 7u})
+    for (VertexId v = 0; v < 3000; v += hub) {
+      edges.sources.push_back(hub);
+      edges.targets.push_back(v);
+    }
+  BuildOptions options;
+  return build_csr(std::move(edges), options);
+}
+
+// All vertices unvisited except `source` (level 0).
+inline void start_levels(DeviceBuffer<uint32_t>& level, VertexId source) {
+  level.fill(kUnvisited);
+  const uint32_t zero = 0;
+  IRGL_CUDA_CHECK(cudaMemcpy(level.data() + source, &zero, sizeof zero, cudaMemcpyHostToDevice));
+}
+
+}  // namespace irgl::testing
