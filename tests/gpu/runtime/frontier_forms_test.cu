@@ -244,6 +244,29 @@ TEST(FrontierForms, SweptInputsAreCompactedWhenAQueueIsNeeded) {
   EXPECT_FALSE(gpu::global_frontier_log().rounds.back().swept_next);
 }
 
+__global__ void record_size(Worklist worklist, unsigned long long* size) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) *size = worklist.size();
+}
+
+// Regression: a kernel's frontier.size() (allowed in .irgl kernels) read
+// the unused queue of a swept input, 0, instead of its member count.
+TEST(FrontierForms, ASweptInputsSizeIsItsMemberCount) {
+  IRGL_REQUIRE_GPU();
+  const FrontierModeScope scope(FrontierMode::sweep);
+  const CsrGraph& host = test_graph();
+  const gpu::DeviceGraph device(host);
+  const Graph graph = view_of(device);
+  Pipe pipe(graph);
+  pipe.push(5);
+  push_neighbours<<<64, 256>>>(graph, pipe.in(), pipe.out());
+  pipe.swap();
+  ASSERT_NE(pipe.in().members.words, nullptr);
+  gpu::DeviceBuffer<unsigned long long> size(1);
+  record_size<<<1, 32>>>(pipe.in(), size.data());
+  EXPECT_EQ(size.download()[0], pipe.size());
+  EXPECT_GT(pipe.size(), 0u);
+}
+
 TEST(FrontierStats, MembersAndDegreeSums) {
   IRGL_REQUIRE_GPU();
   const CsrGraph& host = test_graph();

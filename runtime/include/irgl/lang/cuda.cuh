@@ -105,7 +105,14 @@ struct Worklist {
   __device__ __forceinline__ void push(Node n) const {
     if (enqueues(n)) queue.push(n);
   }
-  __device__ __forceinline__ uint64_t size() const { return queue.size(); }
+  // The items (of a swept input: its members, counted by the pipe at the
+  // swap). An output's size is only known after the round (pushes are
+  // staged per block, and bitmap forms count them at the swap).
+  __device__ __forceinline__ uint64_t size() const {
+    return members.words != nullptr ? known_size : queue.size();
+  }
+  // Item i of the queue; a swept input has no queue (iterate it with a
+  // schedule over items()).
   __device__ __forceinline__ Node operator[](uint64_t i) const { return queue[i]; }
 #endif
 };
