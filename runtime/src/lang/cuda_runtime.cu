@@ -140,10 +140,15 @@ void Pipe::push_all() {
 }
 
 uint64_t Pipe::size() {
-  // A host round of an outlined loop starts here (the persistent kernel
-  // changed the input behind the host's back): its form is chosen afresh.
-  if (outlined_) output_chosen_ = false;
-  if (swept_input_) return known_in_size_;
+  sized_since_storage_ = true;
+  if (swept_input_) {
+    // A kernel given in() may have pushed to it (set members) since the count.
+    if (members_may_grow_) {
+      known_in_size_ = memory_.stats.members(bitmap(1 - output_bitmap_).view(), stream());
+      members_may_grow_ = false;
+    }
+    return known_in_size_;
+  }
   const gpu::PipeSizes sizes = memory_.queues.read_sizes();
   if (sizes.in.overflow || sizes.out.overflow)
     throw std::runtime_error(gpu::overflow_message(std::max(sizes.in.pushed, sizes.out.pushed),
@@ -154,11 +159,20 @@ uint64_t Pipe::size() {
 
 Worklist Pipe::in() {
   Worklist worklist{memory_.queues.in(), known_in_size_};
-  if (swept_input_) worklist.members = bitmap(1 - output_bitmap_).view();
+  if (swept_input_) {
+    // Its members, which are also where pushes to it go.
+    worklist.members = bitmap(1 - output_bitmap_).view();
+    worklist.pushed_bits = worklist.members;
+    worklist.bits_only = true;
+    members_may_grow_ = true;
+  }
   return worklist;
 }
 
 Worklist Pipe::out() {
+  // The outlined loop's set-up, before its first host round: the persistent
+  // kernel replaces these worklists with its own (sparse) ones.
+  if (outlined_ && !sized_since_storage_) return Worklist{memory_.queues.out()};
   if (!output_chosen_) choose_output();
   Worklist worklist{memory_.queues.out()};
   if (record_.output != gpu::FrontierForm::sparse) {
@@ -214,6 +228,7 @@ void Pipe::take_bitmap_output() {
     record_.members = members;
     if (gpu::FrontierPolicy::sweep_input(mode, graph_.num_nodes(), members, outlined_)) {
       swept_input_ = true;
+      members_may_grow_ = false;
       record_.swept_next = true;
       output_bitmap_ = 1 - output_bitmap_;  // the next output goes to the other bitmap
       known_in_size_ = members;
@@ -234,6 +249,10 @@ void Pipe::compact_input() {
 
 gpu::Pipe& Pipe::storage() {
   outlined_ = true;
+  // Host rounds of the loop start with size(), and choose their form then:
+  // the persistent kernel changes the input behind the host's back.
+  sized_since_storage_ = false;
+  output_chosen_ = false;
   compact_input();
   return memory_.queues;
 }
@@ -242,6 +261,7 @@ void Pipe::ran_on_device(uint64_t rounds) {
   rounds_ += rounds;
   known_in_size_ = 0;
   output_chosen_ = false;
+  outlined_ = false;
   gpu::global_frontier_log().device_rounds += rounds;
 }
 

@@ -11,6 +11,7 @@
 
 #include "graph_fixtures.h"
 #include "irgl/gpu/device_buffer.h"
+#include "irgl/gpu/schedule/body.h"
 #include "irgl/lang/cuda.cuh"
 
 namespace irgl::testing {
@@ -76,6 +77,30 @@ struct ExpandBody {
  private:
   static constexpr bool kStaged = !std::is_same_v<Push, Worklist> &&
                                   !std::is_same_v<Push, irgl::lang::UncoalescedWorklist>;
+};
+
+// Counts the vertices a schedule admits (a vertex loop without edges).
+struct CountingBody {
+  unsigned long long* count;
+  struct Closure {};
+  using Accum = irgl::gpu::schedule::NoAccum;
+  static constexpr bool kHasEdges = false;
+  static constexpr bool kHasAccum = false;
+  static constexpr bool kHasPost = false;
+  __device__ bool pre(Node, Closure&) {
+    atomicAdd(count, 1ull);
+    return true;
+  }
+  __device__ uint64_t edges_begin(Node) const { return 0; }
+  __device__ uint64_t edges_end(Node) const { return 0; }
+  __host__ __device__ uint64_t max_degree() const { return 0; }
+  __device__ void edge(Node, uint64_t, const Closure&, Accum&) {}
+  __device__ void post(Node, const Closure&, const Accum&) {}
+  __host__ __device__ static Accum identity() { return {}; }
+  __device__ static void combine(Accum&, const Accum&) {}
+  __device__ static void atomic_combine(Accum*, const Accum&) {}
+  template <int B>
+  __device__ void flush() {}
 };
 
 inline std::vector<uint32_t> cpu_levels(const CsrGraph& graph, VertexId source, uint64_t& rounds) {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 #include <vector>
 
 #include "bfs_fixtures.h"
@@ -157,11 +158,46 @@ __global__ void push_neighbours(Graph g, Worklist frontier, Worklist next) {
       next.push(g.dst(e));
 }
 
+// The test graph, on the GPU.
+struct TestGraph {
+  const CsrGraph& host = test_graph();
+  const gpu::DeviceGraph device{host};
+  const Graph graph = view_of(device);
+};
+
+// One round from vertex 5: its neighbours pushed to pipe.out(), no swap.
+void push_from_five(Pipe& pipe, const Graph& graph) {
+  pipe.push(5);
+  push_neighbours<<<64, 256>>>(graph, pipe.in(), pipe.out());
+}
+
+// A pipe whose input is swept: the neighbours of vertex 5, after one round
+// under --frontier=sweep.
+class SweptInput : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    IRGL_REQUIRE_GPU();
+    test_.emplace();
+    pipe_.emplace(test_->graph);
+    push_from_five(*pipe_, test_->graph);
+    pipe_->swap();
+    ASSERT_NE(pipe_->in().members.words, nullptr);
+  }
+  const CsrGraph& host() const { return test_->host; }
+  const Graph& graph() const { return test_->graph; }
+  Pipe& pipe() { return *pipe_; }
+
+ private:
+  FrontierModeScope scope_{FrontierMode::sweep};
+  std::optional<TestGraph> test_;
+  std::optional<Pipe> pipe_;
+};
+
 TEST(FrontierForms, UniqueAndDensePushEachVertexOnce) {
   IRGL_REQUIRE_GPU();
-  const CsrGraph& host = test_graph();
-  const gpu::DeviceGraph device(host);
-  const Graph graph = view_of(device);
+  const TestGraph test;
+  const CsrGraph& host = test.host;
+  const Graph& graph = test.graph;
   std::vector<VertexId> targets(host.out_targets.begin(), host.out_targets.end());
   std::sort(targets.begin(), targets.end());
   const uint64_t distinct = std::unique(targets.begin(), targets.end()) - targets.begin();
@@ -214,33 +250,27 @@ TEST(FrontierForms, AutomaticFollowsThePolicy) {
 
 // A swept input becomes a queue again where a queue is needed: a host push,
 // and storage() (the persistent kernel reads queues).
-TEST(FrontierForms, SweptInputsAreCompactedWhenAQueueIsNeeded) {
-  IRGL_REQUIRE_GPU();
-  const FrontierModeScope scope(FrontierMode::sweep);
-  const CsrGraph& host = test_graph();
-  const gpu::DeviceGraph device(host);
-  const Graph graph = view_of(device);
-  Pipe pipe(graph);
-  pipe.push(5);
-  push_neighbours<<<64, 256>>>(graph, pipe.in(), pipe.out());
-  pipe.swap();
-  std::vector<VertexId> expected(host.out_targets.begin() + host.out_offsets[5],
-                                 host.out_targets.begin() + host.out_offsets[6]);
+TEST_F(SweptInput, IsCompactedWhereAQueueIsNeeded) {
+  std::vector<VertexId> expected(host().out_targets.begin() + host().out_offsets[5],
+                                 host().out_targets.begin() + host().out_offsets[6]);
   std::sort(expected.begin(), expected.end());
   expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
-  ASSERT_NE(pipe.in().members.words, nullptr);
-  EXPECT_EQ(pipe.size(), expected.size());
+  EXPECT_EQ(pipe().size(), expected.size());
 
-  pipe.push(host.num_vertices() - 1);  // compacts, then appends
-  EXPECT_EQ(pipe.in().members.words, nullptr);
+  const VertexId last = host().num_vertices() - 1;
+  pipe().push(last);  // compacts, then appends
+  EXPECT_EQ(pipe().in().members.words, nullptr);
   std::vector<VertexId> with_push = expected;
-  with_push.push_back(host.num_vertices() - 1);
-  EXPECT_EQ(pipe.storage().download_in(), with_push);
+  with_push.push_back(last);
+  EXPECT_EQ(pipe().storage().download_in(), with_push);
 
-  // Once storage() was taken, a bitmap output is compacted at the swap.
-  push_neighbours<<<64, 256>>>(graph, pipe.in(), pipe.out());
-  pipe.swap();
-  EXPECT_EQ(pipe.in().members.words, nullptr);
+  // Once storage() was taken, a bitmap output is compacted at the swap (a
+  // host round of an outlined loop starts with size()).
+  EXPECT_EQ(pipe().size(), with_push.size());
+  EXPECT_NE(pipe().out().pushed_bits.words, nullptr);
+  push_neighbours<<<64, 256>>>(graph(), pipe().in(), pipe().out());
+  pipe().swap();
+  EXPECT_EQ(pipe().in().members.words, nullptr);
   EXPECT_FALSE(gpu::global_frontier_log().rounds.back().swept_next);
 }
 
@@ -250,21 +280,80 @@ __global__ void record_size(Worklist worklist, unsigned long long* size) {
 
 // Regression: a kernel's frontier.size() (allowed in .irgl kernels) read
 // the unused queue of a swept input, 0, instead of its member count.
-TEST(FrontierForms, ASweptInputsSizeIsItsMemberCount) {
-  IRGL_REQUIRE_GPU();
-  const FrontierModeScope scope(FrontierMode::sweep);
-  const CsrGraph& host = test_graph();
-  const gpu::DeviceGraph device(host);
-  const Graph graph = view_of(device);
-  Pipe pipe(graph);
-  pipe.push(5);
-  push_neighbours<<<64, 256>>>(graph, pipe.in(), pipe.out());
-  pipe.swap();
-  ASSERT_NE(pipe.in().members.words, nullptr);
+TEST_F(SweptInput, SizeOnTheDeviceIsTheMemberCount) {
   gpu::DeviceBuffer<unsigned long long> size(1);
-  record_size<<<1, 32>>>(pipe.in(), size.data());
-  EXPECT_EQ(size.download()[0], pipe.size());
-  EXPECT_GT(pipe.size(), 0u);
+  record_size<<<1, 32>>>(pipe().in(), size.data());
+  EXPECT_EQ(size.download()[0], pipe().size());
+  EXPECT_GT(pipe().size(), 0u);
+}
+
+// Regression (review): a later kernel of the same round iterating
+// pipe.out() (irglc accepts it, codegen/Inputs/outline-steps.irgl) read the
+// empty queue of a bitmap-only output and saw nothing.
+TEST(FrontierForms, AnOutputIteratedInItsOwnRoundHasItsPushes) {
+  IRGL_REQUIRE_GPU();
+  const TestGraph test;
+  const CsrGraph& host = test.host;
+  const Graph& graph = test.graph;
+  std::vector<VertexId> targets(host.out_targets.begin() + host.out_offsets[5],
+                                host.out_targets.begin() + host.out_offsets[6]);
+  std::sort(targets.begin(), targets.end());
+  const uint64_t distinct = std::unique(targets.begin(), targets.end()) - targets.begin();
+  for (FrontierMode mode : {FrontierMode::unique, FrontierMode::dense, FrontierMode::sweep}) {
+    SCOPED_TRACE(gpu::frontier_mode_name(mode));
+    const FrontierModeScope scope(mode);
+    Pipe pipe(graph);
+    push_from_five(pipe, graph);
+    gpu::DeviceBuffer<unsigned long long> count(1);
+    count.zero();
+    static schedule::State<irgl::testing::CountingBody> state;
+    schedule::ThreadMapped<kThreads>::run(irgl::testing::CountingBody{count.data()}, pipe.out().items(), state);
+    EXPECT_EQ(count.download()[0], distinct);
+    pipe.swap();
+    EXPECT_EQ(pipe.size(), distinct);
+  }
+}
+
+__global__ void push_one(Worklist worklist, Node v) { worklist.push(v); }
+
+// Regression (review): pushes into a swept input (a kernel given pipe.in()
+// after the swap) went to its unused queue and were lost.
+TEST_F(SweptInput, PushesToItAreMembers) {
+  const uint64_t members = pipe().size();
+  std::vector<bool> member(host().num_vertices());
+  for (uint64_t e = host().out_offsets[5]; e < host().out_offsets[6]; ++e)
+    member[host().out_targets[e]] = true;
+  VertexId outsider = 0;
+  while (member[outsider]) ++outsider;
+  push_one<<<1, 1>>>(pipe().in(), outsider);
+  EXPECT_EQ(pipe().size(), members + 1);
+  pipe().push(5);  // compacts: the queue holds every member, then 5
+  const std::vector<VertexId> in = pipe().storage().download_in();
+  EXPECT_EQ(in.size(), members + 2);
+  EXPECT_TRUE(std::find(in.begin(), in.end(), outsider) != in.end());
+}
+
+// Regression (review): the outlined loop's set-up took pipe.out() before
+// its first host round and paid a choice (a sync, maybe a degree sum) that
+// the persistent kernel discards; and a size() between two out() calls of
+// one round could change the round's form.
+TEST(FrontierForms, AnOutlinedLoopChoosesOnlyInItsHostRounds) {
+  IRGL_REQUIRE_GPU();
+  const FrontierModeScope scope(FrontierMode::dense);
+  const TestGraph test;
+  const CsrGraph& host = test.host;
+  const Graph& graph = test.graph;
+  Pipe pipe(graph);
+  pipe.push_all();
+  pipe.storage();
+  EXPECT_EQ(pipe.out().pushed_bits.words, nullptr);  // the set-up's worklists
+  pipe.storage();                                   // the loop starts
+  EXPECT_EQ(pipe.size(), host.num_vertices());      // a host round
+  const Worklist first = pipe.out();
+  EXPECT_NE(first.pushed_bits.words, nullptr);
+  EXPECT_EQ(pipe.size(), host.num_vertices());
+  EXPECT_EQ(pipe.out().pushed_bits.words, first.pushed_bits.words);
+  EXPECT_EQ(pipe.out().bits_only, first.bits_only);
 }
 
 TEST(FrontierStats, MembersAndDegreeSums) {

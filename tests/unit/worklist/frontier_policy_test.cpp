@@ -27,6 +27,10 @@ TEST(FrontierPolicy, ModesParseAndPrint) {
   EXPECT_FALSE(parse_frontier_mode("Auto").has_value());
 }
 
+TEST(FrontierPolicy, TheDefaultModeIsSparse) {
+  EXPECT_EQ(frontier_mode(), FrontierMode::sparse);
+}
+
 TEST(FrontierPolicy, FixedModesTakeTheirFormWithoutStatistics) {
   for (FrontierMode mode :
        {FrontierMode::sparse, FrontierMode::unique, FrontierMode::dense, FrontierMode::sweep}) {

@@ -92,8 +92,13 @@ struct Worklist {
   // the queue is unused.
   gpu::DenseBitmapView members;
 
-  // The items a schedule runs over.
-  IRGL_HD gpu::schedule::WorklistItems items() const { return {queue, known_size, members}; }
+  // The items a schedule runs over. An output of a bitmap-only form (dense,
+  // sweep) iterated in the same round, before its swap, is swept too: its
+  // queue is empty.
+  IRGL_HD gpu::schedule::WorklistItems items() const {
+    const bool bitmap_output = members.words == nullptr && bits_only;
+    return {queue, known_size, bitmap_output ? pushed_bits : members};
+  }
 
 #if defined(__CUDACC__)
   // Whether a push of n goes on to the queue.
@@ -107,7 +112,8 @@ struct Worklist {
   }
   // The items (of a swept input: its members, counted by the pipe at the
   // swap). An output's size is only known after the round (pushes are
-  // staged per block, and bitmap forms count them at the swap).
+  // staged per block, and bitmap-only forms count them at the swap: their
+  // size() reads 0 until then).
   __device__ __forceinline__ uint64_t size() const {
     return members.words != nullptr ? known_size : queue.size();
   }
@@ -237,7 +243,9 @@ class Pipe {
   // The bitmap a bitmap output goes to; a swept input is the other one.
   int output_bitmap_ = 0;
   bool swept_input_ = false;
-  bool outlined_ = false;
+  bool members_may_grow_ = false;  // in() was handed out since the count
+  bool outlined_ = false;          // storage() was taken by an outlined loop
+  bool sized_since_storage_ = false;
 };
 
 //===----------------------------------------------------------------------===//
@@ -633,8 +641,12 @@ struct WorklistMap {
 __device__ inline GridStrideRange<Node, IdentityMap> grid_stride_nodes(const Graph& graph) {
   return {graph.num_nodes(), IdentityMap{}};
 }
-// The items of a worklist, spread over the grid (its size read once).
+// The items of a worklist, spread over the grid (its size read once). Not
+// for a swept worklist (Pipe with --frontier=sweep or auto), which has no
+// items to index: the kernel traps rather than read a stale queue. Run a
+// schedule over worklist.items() instead.
 __device__ inline GridStrideRange<Node, WorklistMap> grid_stride_items(const Worklist& worklist) {
+  if (worklist.members.words != nullptr || worklist.bits_only) __trap();
   return {worklist.size(), WorklistMap{worklist}};
 }
 #endif

@@ -49,7 +49,8 @@ const char* frontier_mode_name(FrontierMode mode);
 // Parses "auto", "sparse", "unique", "dense" or "sweep".
 std::optional<FrontierMode> parse_frontier_mode(const std::string& text);
 
-// The process-wide mode of every pipe (a program's --frontier option).
+// The process-wide mode of every pipe (a program's --frontier option;
+// sparse by default).
 FrontierMode& frontier_mode();
 
 // What the host knows about the graph and a round's input when it picks the
