@@ -1,7 +1,7 @@
 // Host-side parts of the worklists: DenseBitmap, SparseQueue, Pipe and the
 // conversions between them.
 #include <thrust/iterator/counting_iterator.h>
-#include <cub/block/block_reduce.cuh>
+#include <thrust/iterator/transform_iterator.h>
 
 #include <stdexcept>
 #include <string>
@@ -212,56 +212,46 @@ void queue_to_bitmap(const SparseQueueView& queue, const DenseBitmapView& bitmap
 }
 
 // ---- Frontier statistics -------------------------------------------------
+// Each is one reduce_sum (algorithms.cuh) over a transform of the vertex ids,
+// words or samples.
 
 namespace {
 
-// Sums `value` over the block and adds the total to *result (one atomic).
-__device__ void add_block_total(unsigned long long value, unsigned long long* result) {
-  using Reduce = cub::BlockReduce<unsigned long long, kBlockThreads>;
-  __shared__ typename Reduce::TempStorage storage;
-  const unsigned long long total = Reduce(storage).Sum(value);
-  if (threadIdx.x == 0 && total != 0) atomicAdd(result, total);
-}
+struct WordMembers {
+  const uint32_t* words;
+  __device__ unsigned long long operator()(uint64_t w) const { return __popc(words[w]); }
+};
 
-__global__ void count_members_kernel(DenseBitmapView bitmap, unsigned long long* result) {
-  unsigned long long count = 0;
-  for (uint64_t w = global_thread_index(); w < bitmap.num_words(); w += grid_thread_count())
-    count += __popc(bitmap.words[w]);
-  add_block_total(count, result);
-}
-
-// Item floor(s * size / samples) for s = 0..samples-1 (every item when
-// samples == size).
-__global__ void sample_degrees_kernel(SparseQueueView queue, uint64_t size, uint64_t samples,
-                                      const uint64_t* offsets, unsigned long long* result) {
-  unsigned long long sum = 0;
-  for (uint64_t s = global_thread_index(); s < samples; s += grid_thread_count()) {
+// The degree of item floor(s * size / samples) for sample s (every item
+// when samples == size).
+struct SampledDegree {
+  SparseQueueView queue;
+  uint64_t size, samples;
+  const uint64_t* offsets;
+  __device__ unsigned long long operator()(uint64_t s) const {
     const VertexId v = queue[s * size / samples];
-    sum += offsets[v + 1] - offsets[v];
+    return offsets[v + 1] - offsets[v];
   }
-  add_block_total(sum, result);
-}
+};
 
-__global__ void member_degrees_kernel(DenseBitmapView members, const uint64_t* offsets,
-                                      unsigned long long* result) {
-  unsigned long long sum = 0;
-  for (uint64_t v = global_thread_index(); v < members.num_bits; v += grid_thread_count())
-    if (members.test(static_cast<VertexId>(v))) sum += offsets[v + 1] - offsets[v];
-  add_block_total(sum, result);
-}
+struct MemberDegree {
+  DenseBitmapView members;
+  const uint64_t* offsets;
+  __device__ unsigned long long operator()(uint64_t v) const {
+    return members.test(static_cast<VertexId>(v)) ? offsets[v + 1] - offsets[v] : 0;
+  }
+};
 
 }  // namespace
 
-unsigned long long* FrontierStats::zeroed_result(cudaStream_t stream) {
+template <class PerIndex>
+uint64_t FrontierStats::sum(PerIndex per_index, uint64_t n, cudaStream_t stream) {
   if (result_.empty()) {
     result_ = DeviceBuffer<unsigned long long>(1);
     host_result_ = PinnedBuffer<unsigned long long>(1);
   }
-  IRGL_CUDA_CHECK(cudaMemsetAsync(result_.data(), 0, sizeof(unsigned long long), stream));
-  return result_.data();
-}
-
-uint64_t FrontierStats::read_result(cudaStream_t stream) {
+  reduce_sum(thrust::make_transform_iterator(thrust::counting_iterator<uint64_t>(0), per_index),
+             result_.data(), n, scratch_, stream);
   IRGL_CUDA_CHECK(cudaMemcpyAsync(host_result_.data(), result_.data(), sizeof(unsigned long long),
                                   cudaMemcpyDeviceToHost, stream));
   IRGL_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -269,24 +259,14 @@ uint64_t FrontierStats::read_result(cudaStream_t stream) {
 }
 
 uint64_t FrontierStats::members(const DenseBitmapView& bitmap, cudaStream_t stream) {
-  unsigned long long* result = zeroed_result(stream);
-  if (bitmap.num_words() != 0) {
-    count_members_kernel<<<grid_blocks(bitmap.num_words()), kBlockThreads, 0, stream>>>(bitmap,
-                                                                                       result);
-    IRGL_CUDA_CHECK_LAUNCH();
-  }
-  return read_result(stream);
+  return sum(WordMembers{bitmap.words}, bitmap.num_words(), stream);
 }
 
 uint64_t FrontierStats::degree_sum(const SparseQueueView& queue, uint64_t size,
                                    const uint64_t* offsets, cudaStream_t stream) {
   if (size == 0) return 0;
   const uint64_t samples = size < kDegreeSamples ? size : kDegreeSamples;
-  unsigned long long* result = zeroed_result(stream);
-  sample_degrees_kernel<<<grid_blocks(samples), kBlockThreads, 0, stream>>>(queue, size, samples,
-                                                                            offsets, result);
-  IRGL_CUDA_CHECK_LAUNCH();
-  const uint64_t sampled = read_result(stream);
+  const uint64_t sampled = sum(SampledDegree{queue, size, samples, offsets}, samples, stream);
   // The mean sampled degree times size, without overflowing the product.
   return samples == size ? sampled
                          : static_cast<uint64_t>(static_cast<double>(sampled) / samples * size);
@@ -294,13 +274,7 @@ uint64_t FrontierStats::degree_sum(const SparseQueueView& queue, uint64_t size,
 
 uint64_t FrontierStats::degree_sum(const DenseBitmapView& members, const uint64_t* offsets,
                                    cudaStream_t stream) {
-  unsigned long long* result = zeroed_result(stream);
-  if (members.num_bits != 0) {
-    member_degrees_kernel<<<grid_blocks(members.num_bits), kBlockThreads, 0, stream>>>(
-        members, offsets, result);
-    IRGL_CUDA_CHECK_LAUNCH();
-  }
-  return read_result(stream);
+  return sum(MemberDegree{members, offsets}, members.num_bits, stream);
 }
 
 }  // namespace irgl::gpu

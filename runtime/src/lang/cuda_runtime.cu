@@ -144,7 +144,7 @@ uint64_t Pipe::size() {
   if (swept_input_) {
     // A kernel given in() may have pushed to it (set members) since the count.
     if (members_may_grow_) {
-      known_in_size_ = memory_.stats.members(bitmap(1 - output_bitmap_).view(), stream());
+      known_in_size_ = memory_.stats.members(swept_bitmap().view(), stream());
       members_may_grow_ = false;
     }
     return known_in_size_;
@@ -161,7 +161,7 @@ Worklist Pipe::in() {
   Worklist worklist{memory_.queues.in(), known_in_size_};
   if (swept_input_) {
     // Its members, which are also where pushes to it go.
-    worklist.members = bitmap(1 - output_bitmap_).view();
+    worklist.members = swept_bitmap().view();
     worklist.pushed_bits = worklist.members;
     worklist.bits_only = true;
     members_may_grow_ = true;
@@ -177,7 +177,7 @@ Worklist Pipe::out() {
   Worklist worklist{memory_.queues.out()};
   if (record_.output != gpu::FrontierForm::sparse) {
     worklist.pushed_bits = bitmap(output_bitmap_).view();
-    worklist.bits_only = record_.output != gpu::FrontierForm::unique;
+    worklist.bits_only = gpu::bitmap_only(record_.output);
   }
   return worklist;
 }
@@ -193,7 +193,7 @@ void Pipe::choose_output() {
     const uint64_t* offsets = graph_.out().offsets;
     record_.degree_sum =
         swept_input_
-            ? memory_.stats.degree_sum(bitmap(1 - output_bitmap_).view(), offsets, stream())
+            ? memory_.stats.degree_sum(swept_bitmap().view(), offsets, stream())
             : memory_.stats.degree_sum(memory_.queues.in(), record_.items, offsets, stream());
     inputs.degree_sum = record_.degree_sum;
   }
@@ -211,8 +211,7 @@ void Pipe::swap() {
   memory_.queues.swap();
   swept_input_ = false;
   known_in_size_ = ~uint64_t{0};
-  if (record_.output != gpu::FrontierForm::sparse && record_.output != gpu::FrontierForm::unique)
-    take_bitmap_output();
+  if (gpu::bitmap_only(record_.output)) take_bitmap_output();
   gpu::global_frontier_log().rounds.push_back(record_);
   output_chosen_ = false;
   ++rounds_;
@@ -221,9 +220,7 @@ void Pipe::swap() {
 void Pipe::take_bitmap_output() {
   const gpu::FrontierMode mode = gpu::frontier_mode();
   const gpu::DenseBitmapView output = bitmap(output_bitmap_).view();
-  const bool may_sweep = !outlined_ && (mode == gpu::FrontierMode::automatic ||
-                                        mode == gpu::FrontierMode::sweep);
-  if (may_sweep) {
+  if (gpu::FrontierPolicy::may_sweep(mode, outlined_)) {
     const uint64_t members = memory_.stats.members(output, stream());
     record_.members = members;
     if (gpu::FrontierPolicy::sweep_input(mode, graph_.num_nodes(), members, outlined_)) {
@@ -241,7 +238,7 @@ void Pipe::take_bitmap_output() {
 
 void Pipe::compact_input() {
   if (!swept_input_) return;
-  gpu::bitmap_to_queue(bitmap(1 - output_bitmap_).view(), memory_.queues.in(), memory_.scratch,
+  gpu::bitmap_to_queue(swept_bitmap().view(), memory_.queues.in(), memory_.scratch,
                        stream());
   swept_input_ = false;
   known_in_size_ = ~uint64_t{0};

@@ -76,19 +76,23 @@ FrontierForm FrontierPolicy::output_form(FrontierMode mode, const FrontierInputs
                                                                            : FrontierForm::sparse;
 }
 
+bool FrontierPolicy::may_sweep(FrontierMode mode, bool queue_only) {
+  return !queue_only && (mode == FrontierMode::sweep || mode == FrontierMode::automatic);
+}
+
 bool FrontierPolicy::sweep_input(FrontierMode mode, uint64_t vertices, uint64_t members,
                                  bool queue_only) {
-  if (queue_only) return false;
-  if (mode == FrontierMode::sweep) return true;
-  if (mode != FrontierMode::automatic) return false;
-  return members != 0 && members >= vertices / kSweepDivisor;
+  if (!may_sweep(mode, queue_only)) return false;
+  return mode == FrontierMode::sweep || (members != 0 && members >= vertices / kSweepDivisor);
 }
 
 std::string FrontierLog::summary() const {
   std::array<uint64_t, 4> counts{};
-  for (const FrontierRecord& record : rounds) ++counts[static_cast<int>(record.output)];
   uint64_t swept = 0;
-  for (const FrontierRecord& record : rounds) swept += record.swept_next;
+  for (const FrontierRecord& record : rounds) {
+    ++counts[static_cast<int>(record.output)];
+    swept += record.swept_next;
+  }
   std::ostringstream text;
   text << "frontier: " << frontier_mode_name(frontier_mode()) << ", host rounds "
        << counts[0] << " sparse, " << counts[1] << " unique, " << counts[2]

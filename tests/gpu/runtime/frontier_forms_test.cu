@@ -165,6 +165,15 @@ struct TestGraph {
   const Graph graph = view_of(device);
 };
 
+// The distinct targets of edges [first, end), in increasing order.
+std::vector<VertexId> distinct_targets(const CsrGraph& graph, uint64_t first, uint64_t end) {
+  std::vector<VertexId> targets(graph.out_targets.begin() + first,
+                                graph.out_targets.begin() + end);
+  std::sort(targets.begin(), targets.end());
+  targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
+  return targets;
+}
+
 // One round from vertex 5: its neighbours pushed to pipe.out(), no swap.
 void push_from_five(Pipe& pipe, const Graph& graph) {
   pipe.push(5);
@@ -198,9 +207,7 @@ TEST(FrontierForms, UniqueAndDensePushEachVertexOnce) {
   const TestGraph test;
   const CsrGraph& host = test.host;
   const Graph& graph = test.graph;
-  std::vector<VertexId> targets(host.out_targets.begin(), host.out_targets.end());
-  std::sort(targets.begin(), targets.end());
-  const uint64_t distinct = std::unique(targets.begin(), targets.end()) - targets.begin();
+  const uint64_t distinct = distinct_targets(host, 0, host.num_edges()).size();
   for (FrontierMode mode : {FrontierMode::sparse, FrontierMode::unique, FrontierMode::dense}) {
     SCOPED_TRACE(gpu::frontier_mode_name(mode));
     const FrontierModeScope scope(mode);
@@ -251,10 +258,8 @@ TEST(FrontierForms, AutomaticFollowsThePolicy) {
 // A swept input becomes a queue again where a queue is needed: a host push,
 // and storage() (the persistent kernel reads queues).
 TEST_F(SweptInput, IsCompactedWhereAQueueIsNeeded) {
-  std::vector<VertexId> expected(host().out_targets.begin() + host().out_offsets[5],
-                                 host().out_targets.begin() + host().out_offsets[6]);
-  std::sort(expected.begin(), expected.end());
-  expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
+  const std::vector<VertexId> expected =
+      distinct_targets(host(), host().out_offsets[5], host().out_offsets[6]);
   EXPECT_EQ(pipe().size(), expected.size());
 
   const VertexId last = host().num_vertices() - 1;
@@ -295,10 +300,8 @@ TEST(FrontierForms, AnOutputIteratedInItsOwnRoundHasItsPushes) {
   const TestGraph test;
   const CsrGraph& host = test.host;
   const Graph& graph = test.graph;
-  std::vector<VertexId> targets(host.out_targets.begin() + host.out_offsets[5],
-                                host.out_targets.begin() + host.out_offsets[6]);
-  std::sort(targets.begin(), targets.end());
-  const uint64_t distinct = std::unique(targets.begin(), targets.end()) - targets.begin();
+  const uint64_t distinct =
+      distinct_targets(host, host.out_offsets[5], host.out_offsets[6]).size();
   for (FrontierMode mode : {FrontierMode::unique, FrontierMode::dense, FrontierMode::sweep}) {
     SCOPED_TRACE(gpu::frontier_mode_name(mode));
     const FrontierModeScope scope(mode);

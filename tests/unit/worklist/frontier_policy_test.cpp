@@ -87,6 +87,15 @@ TEST(FrontierPolicy, SweepOnlyWhereTheNextReaderTakesABitmap) {
   EXPECT_TRUE(FrontierPolicy::sweep_input(FrontierMode::sweep, kVertices, 0, false));
   EXPECT_FALSE(FrontierPolicy::sweep_input(FrontierMode::sweep, kVertices, kVertices, true));
   EXPECT_FALSE(FrontierPolicy::sweep_input(FrontierMode::dense, kVertices, kVertices, false));
+  // Only sweep and auto ever read the member count, and never for a queue.
+  EXPECT_TRUE(FrontierPolicy::may_sweep(FrontierMode::automatic, false));
+  EXPECT_TRUE(FrontierPolicy::may_sweep(FrontierMode::sweep, false));
+  EXPECT_FALSE(FrontierPolicy::may_sweep(FrontierMode::sweep, true));
+  EXPECT_FALSE(FrontierPolicy::may_sweep(FrontierMode::dense, false));
+  EXPECT_TRUE(bitmap_only(FrontierForm::dense));
+  EXPECT_TRUE(bitmap_only(FrontierForm::sweep));
+  EXPECT_FALSE(bitmap_only(FrontierForm::unique));
+  EXPECT_FALSE(bitmap_only(FrontierForm::sparse));
 }
 
 TEST(FrontierLog, SummaryAndJson) {

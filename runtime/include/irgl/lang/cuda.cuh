@@ -231,6 +231,8 @@ class Pipe {
   void compact_input();
   // Bitmap `index`, allocated and sized to the graph on first use.
   gpu::DenseBitmap& bitmap(int index);
+  // The bitmap of a swept input (the one outputs do not go to).
+  gpu::DenseBitmap& swept_bitmap() { return bitmap(1 - output_bitmap_); }
   cudaStream_t stream() const { return memory_.queues.stream(); }
 
   detail::PipeMemory memory_;

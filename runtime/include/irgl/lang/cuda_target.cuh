@@ -79,7 +79,7 @@ class CudaTarget : public ProgramTarget {
     return parsed.has_value();
   }
   std::string run_summary() const override {
-    if (!footprint_.uses_pipe) return {};
+    if (!chooses_frontiers()) return {};
     return gpu::global_frontier_log().summary();
   }
 

@@ -32,8 +32,9 @@ void bitmap_to_queue(const DenseBitmapView& bitmap, const SparseQueueView& queue
 void queue_to_bitmap(const SparseQueueView& queue, const DenseBitmapView& bitmap,
                      cudaStream_t stream = 0);
 
-// Frontier statistics, each one small kernel, one 8-byte copy to pinned
-// memory and one synchronization of `stream`. Not thread-safe.
+// Frontier statistics, each one CUB reduction (reduce_sum, algorithms.cuh),
+// one 8-byte copy to pinned memory and one synchronization of `stream`. Not
+// thread-safe.
 class FrontierStats {
  public:
   // Up to this many queue items are read to estimate a degree sum.
@@ -53,11 +54,13 @@ class FrontierStats {
                       cudaStream_t stream = 0);
 
  private:
-  unsigned long long* zeroed_result(cudaStream_t stream);
-  uint64_t read_result(cudaStream_t stream);
+  // The sum of per_index(i) for i in [0, n), read back.
+  template <class PerIndex>
+  uint64_t sum(PerIndex per_index, uint64_t n, cudaStream_t stream);
 
   DeviceBuffer<unsigned long long> result_;
   PinnedBuffer<unsigned long long> host_result_;
+  ScratchBuffer scratch_;
 };
 
 }  // namespace irgl::gpu

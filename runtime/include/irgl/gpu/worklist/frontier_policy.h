@@ -43,6 +43,12 @@ namespace irgl::gpu {
 enum class FrontierForm : uint8_t { sparse, unique, dense, sweep };
 enum class FrontierMode : uint8_t { automatic, sparse, unique, dense, sweep };
 
+// Whether pushes of this form only set bits (dense, sweep): the round's
+// queue stays empty and the swap turns the bitmap into the next input.
+inline bool bitmap_only(FrontierForm form) {
+  return form == FrontierForm::dense || form == FrontierForm::sweep;
+}
+
 // "sparse", "unique", "dense", "sweep"; "auto" for the mode.
 const char* frontier_form_name(FrontierForm form);
 const char* frontier_mode_name(FrontierMode mode);
@@ -83,9 +89,12 @@ struct FrontierPolicy {
   static bool needs_degree_sum(FrontierMode mode, const FrontierInputs& inputs);
   // The form of the round's output worklist.
   static FrontierForm output_form(FrontierMode mode, const FrontierInputs& inputs);
+  // Whether a bitmap output may be swept at all: in modes sweep and auto,
+  // unless `queue_only` (the next reader needs a queue: a persistent
+  // kernel). Only then is the member count worth reading for sweep_input().
+  static bool may_sweep(FrontierMode mode, bool queue_only);
   // After a bitmap output of `members` vertices: sweep it (true) or compact
-  // it into the queue (false). `queue_only`: the next reader needs a queue
-  // (a persistent kernel), so never sweep.
+  // it into the queue (false).
   static bool sweep_input(FrontierMode mode, uint64_t vertices, uint64_t members, bool queue_only);
 };
 
