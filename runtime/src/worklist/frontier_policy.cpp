@@ -55,8 +55,15 @@ uint64_t FrontierPolicy::dense_edges(uint64_t vertices, uint64_t edges) {
                           : bound >= 1.8e19 ? ~uint64_t{0} : static_cast<uint64_t>(bound);
 }
 
+bool FrontierPolicy::has_hubs(const FrontierInputs& inputs) {
+  // max_degree >= ratio * edges / vertices, in floating point.
+  return static_cast<double>(inputs.max_degree) * static_cast<double>(inputs.vertices) >=
+         static_cast<double>(kHubDegreeRatio) * static_cast<double>(inputs.edges);
+}
+
 bool FrontierPolicy::needs_degree_sum(FrontierMode mode, const FrontierInputs& inputs) {
-  if (mode != FrontierMode::automatic || inputs.items == 0 || inputs.max_degree == 0)
+  if (mode != FrontierMode::automatic || inputs.items == 0 || inputs.max_degree == 0 ||
+      !has_hubs(inputs))
     return false;
   // items * max_degree >= dense_edges, without overflowing the product.
   const uint64_t needed = dense_edges(inputs.vertices, inputs.edges);
@@ -71,7 +78,7 @@ FrontierForm FrontierPolicy::output_form(FrontierMode mode, const FrontierInputs
     case FrontierMode::sweep: return FrontierForm::sweep;
     case FrontierMode::automatic: break;
   }
-  if (!inputs.degree_sum) return FrontierForm::sparse;
+  if (!inputs.degree_sum || !has_hubs(inputs)) return FrontierForm::sparse;
   return *inputs.degree_sum >= dense_edges(inputs.vertices, inputs.edges) ? FrontierForm::dense
                                                                            : FrontierForm::sparse;
 }

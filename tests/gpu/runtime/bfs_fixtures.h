@@ -122,12 +122,13 @@ inline std::vector<uint32_t> cpu_levels(const CsrGraph& graph, VertexId source, 
   return levels;
 }
 
-// A graph with a few hubs (degree up to ~n/2) among sparse vertices, so that
-// ALB with a small threshold sets vertices aside and every TWC bin is used.
-inline CsrGraph skewed_graph() {
-  EdgeList edges = irgl::testing::random_edges("outline", 3000, 12000, WeightType::none, 7);
+// A graph with a few hubs (vertices 5, 6 and 7, of degree n/5 to n/7) among
+// n vertices with m random edges, so that ALB with a small threshold sets
+// vertices aside and every TWC bin is used.
+inline CsrGraph skewed_graph(uint32_t n = 3000, uint64_t m = 12000) {
+  EdgeList edges = irgl::testing::random_edges("outline", n, m, WeightType::none, 7);
   for (VertexId hub : {5u, 6u, 7u})
-    for (VertexId v = 0; v < 3000; v += hub) {
+    for (VertexId v = 0; v < n; v += hub) {
       edges.sources.push_back(hub);
       edges.targets.push_back(v);
     }

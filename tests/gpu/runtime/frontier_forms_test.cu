@@ -234,8 +234,7 @@ TEST(FrontierForms, UniqueAndDensePushEachVertexOnce) {
 // rule; both happen on a graph whose middle rounds visit millions of edges.
 TEST(FrontierForms, AutomaticFollowsThePolicy) {
   IRGL_REQUIRE_GPU();
-  const CsrGraph host = irgl::testing::random_graph("frontier-auto", 200000, 3000000,
-                                                    WeightType::none, false, 3);
+  const CsrGraph host = irgl::testing::skewed_graph(200000, 3000000);
   check_bfs<schedule::Alb<kThreads>>(FrontierMode::automatic, host, 0);
   const uint64_t n = host.num_vertices();
   uint64_t max_degree = 0;

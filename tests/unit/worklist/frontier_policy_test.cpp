@@ -68,6 +68,17 @@ TEST(FrontierPolicy, TheDegreeIsComputedOnlyWhenDenseIsPossible) {
             FrontierForm::sparse);
 }
 
+// Without hubs (a grid, a road network, a uniform random graph) a duplicate
+// costs a few edges: always sparse, and no degree sum is read.
+TEST(FrontierPolicy, GraphsWithoutHubsStaySparse) {
+  const uint64_t average = kEdges / kVertices;
+  EXPECT_TRUE(FrontierPolicy::has_hubs(round_of(1, std::nullopt, 8 * average)));
+  EXPECT_FALSE(FrontierPolicy::has_hubs(round_of(1, std::nullopt, 8 * average - 1)));
+  const FrontierInputs grid{kVertices, 4 * kVertices, 4, 3 * kVertices, 12 * kVertices};
+  EXPECT_FALSE(FrontierPolicy::needs_degree_sum(FrontierMode::automatic, grid));
+  EXPECT_EQ(FrontierPolicy::output_form(FrontierMode::automatic, grid), FrontierForm::sparse);
+}
+
 TEST(FrontierPolicy, AutomaticGoesDenseFromTheDegreeSum) {
   const uint64_t bound = FrontierPolicy::dense_edges(kVertices, kEdges);
   EXPECT_EQ(FrontierPolicy::output_form(FrontierMode::automatic, round_of(10, bound - 1)),

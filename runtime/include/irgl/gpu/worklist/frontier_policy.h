@@ -72,6 +72,9 @@ struct FrontierInputs {
 };
 
 struct FrontierPolicy {
+  // A graph has hubs when its maximum out-degree is at least this many
+  // times its average; without hubs every round is sparse.
+  static constexpr uint64_t kHubDegreeRatio = 8;
   // The edge work per vertex that duplicates must be able to cost before a
   // bitmap pays (its ~3 ns per vertex against ~0.1 ns per edge).
   static constexpr uint64_t kDuplicateEdgesPerVertex = 32;
@@ -83,6 +86,8 @@ struct FrontierPolicy {
   // The degree sum from which automatic mode goes dense:
   // max(|V| + kDuplicateEdgesPerVertex * |V| / average degree, kDenseMinEdges).
   static uint64_t dense_edges(uint64_t vertices, uint64_t edges);
+  // Whether the graph has hubs (see kHubDegreeRatio).
+  static bool has_hubs(const FrontierInputs& inputs);
   // Whether the output form needs the input's degree sum: only when
   // `inputs.items` vertices of degree up to `inputs.max_degree` could reach
   // dense_edges() (else the output is sparse).
