@@ -3,6 +3,7 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
+#include <cub/block/block_reduce.cuh>
 #include <stdexcept>
 #include <string>
 
@@ -242,14 +243,72 @@ struct MemberDegree {
   }
 };
 
+// FrontierStats::MembersAndDegrees as the device reduces it.
+struct Counts {
+  unsigned long long members, degrees;
+};
+struct AddCounts {
+  __device__ Counts operator()(const Counts& a, const Counts& b) const {
+    return {a.members + b.members, a.degrees + b.degrees};
+  }
+};
+
+// The members of word w and their degrees: the word's 32 vertices have
+// consecutive offsets, so a thread reads one or two cache lines.
+struct WordCounts {
+  DenseBitmapView members;
+  const uint64_t* offsets;
+  __device__ Counts operator()(uint64_t w) const {
+    uint32_t bits = members.words[w];
+    Counts counts{static_cast<unsigned long long>(__popc(bits)), 0};
+    for (; bits != 0; bits &= bits - 1) {
+      const uint64_t v = w * DenseBitmapView::kBitsPerWord + (__ffs(bits) - 1);
+      counts.degrees += offsets[v + 1] - offsets[v];
+    }
+    return counts;
+  }
+};
+
+// The sampled degree sum of the queue at the size it has now (SampledDegree
+// for every sample), reduced by one block.
+constexpr unsigned kSampleThreads = 256;
+__global__ void sample_degrees_kernel(SparseQueueView queue, const uint64_t* offsets,
+                                      unsigned long long* result) {
+  const uint64_t size = queue.size();
+  const uint64_t samples =
+      size < FrontierStats::kDegreeSamples ? size : FrontierStats::kDegreeSamples;
+  const SampledDegree degree{queue, size, samples, offsets};
+  unsigned long long local = 0;
+  for (uint64_t s = threadIdx.x; s < samples; s += kSampleThreads) local += degree(s);
+  using Reduce = cub::BlockReduce<unsigned long long, kSampleThreads>;
+  __shared__ typename Reduce::TempStorage storage;
+  const unsigned long long total = Reduce(storage).Sum(local);
+  if (threadIdx.x == 0) *result = total;
+}
+
+// The degree sum of `size` items from the sum of `samples` of their
+// degrees: exact when every item was sampled, else the mean times size
+// (in floating point: the product may overflow).
+uint64_t scale_sampled_degrees(uint64_t sampled, uint64_t samples, uint64_t size) {
+  return samples == size ? sampled
+                         : static_cast<uint64_t>(static_cast<double>(sampled) / samples * size);
+}
+
+uint64_t degree_samples(uint64_t size) {
+  return size < FrontierStats::kDegreeSamples ? size : FrontierStats::kDegreeSamples;
+}
+
 }  // namespace
+
+void FrontierStats::allocate_results() {
+  if (!result_.empty()) return;
+  result_ = DeviceBuffer<unsigned long long>(3);
+  host_result_ = PinnedBuffer<unsigned long long>(3);
+}
 
 template <class PerIndex>
 uint64_t FrontierStats::sum(PerIndex per_index, uint64_t n, cudaStream_t stream) {
-  if (result_.empty()) {
-    result_ = DeviceBuffer<unsigned long long>(1);
-    host_result_ = PinnedBuffer<unsigned long long>(1);
-  }
+  allocate_results();
   reduce_sum(thrust::make_transform_iterator(thrust::counting_iterator<uint64_t>(0), per_index),
              result_.data(), n, scratch_, stream);
   IRGL_CUDA_CHECK(cudaMemcpyAsync(host_result_.data(), result_.data(), sizeof(unsigned long long),
@@ -265,16 +324,41 @@ uint64_t FrontierStats::members(const DenseBitmapView& bitmap, cudaStream_t stre
 uint64_t FrontierStats::degree_sum(const SparseQueueView& queue, uint64_t size,
                                    const uint64_t* offsets, cudaStream_t stream) {
   if (size == 0) return 0;
-  const uint64_t samples = size < kDegreeSamples ? size : kDegreeSamples;
+  const uint64_t samples = degree_samples(size);
   const uint64_t sampled = sum(SampledDegree{queue, size, samples, offsets}, samples, stream);
-  // The mean sampled degree times size, without overflowing the product.
-  return samples == size ? sampled
-                         : static_cast<uint64_t>(static_cast<double>(sampled) / samples * size);
+  return scale_sampled_degrees(sampled, samples, size);
+}
+
+void FrontierStats::sample_degree_sum(const SparseQueueView& queue, const uint64_t* offsets,
+                                      cudaStream_t stream) {
+  allocate_results();
+  sample_degrees_kernel<<<1, kSampleThreads, 0, stream>>>(queue, offsets, result_.data() + 2);
+  IRGL_CUDA_CHECK_LAUNCH();
+  IRGL_CUDA_CHECK(cudaMemcpyAsync(host_result_.data() + 2, result_.data() + 2,
+                                  sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream));
+}
+
+uint64_t FrontierStats::sampled_degree_sum(uint64_t size) const {
+  if (size == 0) return 0;
+  return scale_sampled_degrees(host_result_[2], degree_samples(size), size);
 }
 
 uint64_t FrontierStats::degree_sum(const DenseBitmapView& members, const uint64_t* offsets,
                                    cudaStream_t stream) {
   return sum(MemberDegree{members, offsets}, members.num_bits, stream);
+}
+
+FrontierStats::MembersAndDegrees FrontierStats::members_and_degree_sum(
+    const DenseBitmapView& members, const uint64_t* offsets, cudaStream_t stream) {
+  allocate_results();
+  Counts* counts = reinterpret_cast<Counts*>(result_.data());
+  reduce(thrust::make_transform_iterator(thrust::counting_iterator<uint64_t>(0),
+                                         WordCounts{members, offsets}),
+         counts, members.num_words(), AddCounts{}, Counts{0, 0}, scratch_, stream);
+  IRGL_CUDA_CHECK(cudaMemcpyAsync(host_result_.data(), result_.data(), sizeof(Counts),
+                                  cudaMemcpyDeviceToHost, stream));
+  IRGL_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return {host_result_[0], host_result_[1]};
 }
 
 }  // namespace irgl::gpu

@@ -131,12 +131,18 @@ void Pipe::push(Node n) {
   compact_input();
   push_vertex(memory_.queues.in(), n, stream());
   known_in_size_ = ~uint64_t{0};
+  known_in_degree_sum_.reset();
 }
 
 void Pipe::push_all() {
   compact_input();
   push_all_vertices(memory_.queues.in(), graph_.num_nodes(), stream());
   known_in_size_ = ~uint64_t{0};
+  known_in_degree_sum_.reset();
+}
+
+gpu::FrontierInputs Pipe::graph_inputs() const {
+  return {graph_.num_nodes(), graph_.num_edges(), graph_.max_out_degree(), 0, std::nullopt};
 }
 
 uint64_t Pipe::size() {
@@ -144,17 +150,37 @@ uint64_t Pipe::size() {
   if (swept_input_) {
     // A kernel given in() may have pushed to it (set members) since the count.
     if (members_may_grow_) {
-      known_in_size_ = memory_.stats.members(swept_bitmap().view(), stream());
+      count_input_members(swept_bitmap().view());
       members_may_grow_ = false;
     }
     return known_in_size_;
   }
+  // Estimating the degree sum ahead, in every round that may need it, costs
+  // a small kernel; reading it when needed would cost a second sync.
+  const bool sample =
+      gpu::FrontierPolicy::may_need_degree_sum(gpu::frontier_mode(), graph_inputs());
+  if (sample)
+    memory_.stats.sample_degree_sum(memory_.queues.in(), graph_.out().offsets, stream());
   const gpu::PipeSizes sizes = memory_.queues.read_sizes();
   if (sizes.in.overflow || sizes.out.overflow)
     throw std::runtime_error(gpu::overflow_message(std::max(sizes.in.pushed, sizes.out.pushed),
                                                    memory_.queues.capacity()));
   known_in_size_ = sizes.in.size;
+  known_in_degree_sum_.reset();
+  if (sample) known_in_degree_sum_ = memory_.stats.sampled_degree_sum(sizes.in.size);
   return sizes.in.size;
+}
+
+void Pipe::count_input_members(const gpu::DenseBitmapView& members) {
+  known_in_degree_sum_.reset();
+  if (gpu::FrontierPolicy::may_need_degree_sum(gpu::frontier_mode(), graph_inputs())) {
+    const gpu::FrontierStats::MembersAndDegrees counts =
+        memory_.stats.members_and_degree_sum(members, graph_.out().offsets, stream());
+    known_in_size_ = counts.members;
+    known_in_degree_sum_ = counts.degree_sum;
+  } else {
+    known_in_size_ = memory_.stats.members(members, stream());
+  }
 }
 
 Worklist Pipe::in() {
@@ -187,14 +213,17 @@ void Pipe::choose_output() {
   record_ = {};
   record_.round = rounds_;
   record_.items = known_in_size_ != ~uint64_t{0} ? known_in_size_ : size();
-  gpu::FrontierInputs inputs{graph_.num_nodes(), graph_.num_edges(), graph_.max_out_degree(),
-                             record_.items};
+  gpu::FrontierInputs inputs = graph_inputs();
+  inputs.items = record_.items;
   if (gpu::FrontierPolicy::needs_degree_sum(mode, inputs)) {
-    const uint64_t* offsets = graph_.out().offsets;
-    record_.degree_sum =
-        swept_input_
-            ? memory_.stats.degree_sum(swept_bitmap().view(), offsets, stream())
-            : memory_.stats.degree_sum(memory_.queues.in(), record_.items, offsets, stream());
+    if (!known_in_degree_sum_) {  // not estimated with the size: read it now
+      const uint64_t* offsets = graph_.out().offsets;
+      known_in_degree_sum_ =
+          swept_input_
+              ? memory_.stats.degree_sum(swept_bitmap().view(), offsets, stream())
+              : memory_.stats.degree_sum(memory_.queues.in(), record_.items, offsets, stream());
+    }
+    record_.degree_sum = known_in_degree_sum_;
     inputs.degree_sum = record_.degree_sum;
   }
   record_.output = gpu::FrontierPolicy::output_form(mode, inputs);
@@ -211,6 +240,7 @@ void Pipe::swap() {
   memory_.queues.swap();
   swept_input_ = false;
   known_in_size_ = ~uint64_t{0};
+  known_in_degree_sum_.reset();
   if (gpu::bitmap_only(record_.output)) take_bitmap_output();
   gpu::global_frontier_log().rounds.push_back(record_);
   output_chosen_ = false;
@@ -221,16 +251,17 @@ void Pipe::take_bitmap_output() {
   const gpu::FrontierMode mode = gpu::frontier_mode();
   const gpu::DenseBitmapView output = bitmap(output_bitmap_).view();
   if (gpu::FrontierPolicy::may_sweep(mode, outlined_)) {
-    const uint64_t members = memory_.stats.members(output, stream());
-    record_.members = members;
-    if (gpu::FrontierPolicy::sweep_input(mode, graph_.num_nodes(), members, outlined_)) {
+    count_input_members(output);
+    record_.members = known_in_size_;
+    if (gpu::FrontierPolicy::sweep_input(mode, graph_.num_nodes(), known_in_size_, outlined_)) {
       swept_input_ = true;
       members_may_grow_ = false;
       record_.swept_next = true;
       output_bitmap_ = 1 - output_bitmap_;  // the next output goes to the other bitmap
-      known_in_size_ = members;
       return;
     }
+    known_in_size_ = ~uint64_t{0};  // the compacted queue is sized by size()
+    known_in_degree_sum_.reset();
   }
   // The new input queue is the old output's, which nothing pushed to.
   gpu::bitmap_to_queue(output, memory_.queues.in(), memory_.scratch, stream());
@@ -242,6 +273,7 @@ void Pipe::compact_input() {
                        stream());
   swept_input_ = false;
   known_in_size_ = ~uint64_t{0};
+  known_in_degree_sum_.reset();
 }
 
 gpu::Pipe& Pipe::storage() {
@@ -257,6 +289,7 @@ gpu::Pipe& Pipe::storage() {
 void Pipe::ran_on_device(uint64_t rounds) {
   rounds_ += rounds;
   known_in_size_ = 0;
+  known_in_degree_sum_.reset();
   output_chosen_ = false;
   outlined_ = false;
   gpu::global_frontier_log().device_rounds += rounds;

@@ -61,10 +61,12 @@ bool FrontierPolicy::has_hubs(const FrontierInputs& inputs) {
          static_cast<double>(kHubDegreeRatio) * static_cast<double>(inputs.edges);
 }
 
+bool FrontierPolicy::may_need_degree_sum(FrontierMode mode, const FrontierInputs& inputs) {
+  return mode == FrontierMode::automatic && inputs.max_degree != 0 && has_hubs(inputs);
+}
+
 bool FrontierPolicy::needs_degree_sum(FrontierMode mode, const FrontierInputs& inputs) {
-  if (mode != FrontierMode::automatic || inputs.items == 0 || inputs.max_degree == 0 ||
-      !has_hubs(inputs))
-    return false;
+  if (!may_need_degree_sum(mode, inputs) || inputs.items == 0) return false;
   // items * max_degree >= dense_edges, without overflowing the product.
   const uint64_t needed = dense_edges(inputs.vertices, inputs.edges);
   return inputs.items >= needed / inputs.max_degree + (needed % inputs.max_degree != 0);

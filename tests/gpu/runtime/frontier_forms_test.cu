@@ -387,5 +387,42 @@ TEST(FrontierStats, MembersAndDegreeSums) {
             repeated.size() * (host.out_offsets[6] - host.out_offsets[5]));
 }
 
+// The estimates a pipe takes with its size read equal the read-back ones:
+// the degree sum sampled at the queue's device-side size, and the members
+// counted together with their degrees.
+TEST(FrontierStats, EstimatesTakenAheadEqualTheReadBackOnes) {
+  IRGL_REQUIRE_GPU();
+  const CsrGraph host = irgl::testing::skewed_graph();
+  const gpu::DeviceGraph device(host);
+  const uint64_t* offsets = device.view().out.offsets;
+  gpu::FrontierStats stats;
+
+  std::vector<VertexId> items = irgl::testing::random_vertex_set(host.num_vertices(), 0.5, 9);
+  ASSERT_LT(items.size(), gpu::FrontierStats::kDegreeSamples);
+  for (int copies = 0; items.size() < 5 * gpu::FrontierStats::kDegreeSamples; ++copies)
+    items.push_back(static_cast<VertexId>((copies * 7919) % host.num_vertices()));
+  gpu::SparseQueue queue(items.size());
+  for (uint64_t size : {uint64_t{0}, uint64_t{1}, uint64_t{1000},
+                        gpu::FrontierStats::kDegreeSamples, uint64_t{items.size()}}) {
+    queue.assign(std::vector<VertexId>(items.begin(), items.begin() + size));
+    stats.sample_degree_sum(queue.view(), offsets);
+    IRGL_CUDA_CHECK(cudaStreamSynchronize(0));
+    EXPECT_EQ(stats.sampled_degree_sum(size), stats.degree_sum(queue.view(), size, offsets))
+        << size << " items";
+  }
+
+  // A bitmap whose last word is partial, with the hubs among its members.
+  for (double density : {0.0, 0.01, 0.5, 1.0}) {
+    std::vector<VertexId> members =
+        irgl::testing::random_vertex_set(host.num_vertices(), density, 11);
+    gpu::DenseBitmap bitmap(host.num_vertices());
+    bitmap.assign(members);
+    const gpu::FrontierStats::MembersAndDegrees counts =
+        stats.members_and_degree_sum(bitmap.view(), offsets);
+    EXPECT_EQ(counts.members, stats.members(bitmap.view())) << density;
+    EXPECT_EQ(counts.degree_sum, stats.degree_sum(bitmap.view(), offsets)) << density;
+  }
+}
+
 }  // namespace
 }  // namespace irgl::lang

@@ -76,7 +76,19 @@ TEST(FrontierPolicy, GraphsWithoutHubsStaySparse) {
   EXPECT_FALSE(FrontierPolicy::has_hubs(round_of(1, std::nullopt, 8 * average - 1)));
   const FrontierInputs grid{kVertices, 4 * kVertices, 4, 3 * kVertices, 12 * kVertices};
   EXPECT_FALSE(FrontierPolicy::needs_degree_sum(FrontierMode::automatic, grid));
+  EXPECT_FALSE(FrontierPolicy::may_need_degree_sum(FrontierMode::automatic, grid));
   EXPECT_EQ(FrontierPolicy::output_form(FrontierMode::automatic, grid), FrontierForm::sparse);
+}
+
+// The pipe estimates a degree sum ahead only where some round may need one.
+TEST(FrontierPolicy, DegreeSumsAreEstimatedAheadOnlyInAutomaticModeWithHubs) {
+  const FrontierInputs hubs = round_of(0, std::nullopt, kVertices);
+  EXPECT_TRUE(FrontierPolicy::may_need_degree_sum(FrontierMode::automatic, hubs));
+  for (FrontierMode fixed : {FrontierMode::sparse, FrontierMode::unique, FrontierMode::dense,
+                             FrontierMode::sweep})
+    EXPECT_FALSE(FrontierPolicy::may_need_degree_sum(fixed, hubs));
+  EXPECT_FALSE(FrontierPolicy::may_need_degree_sum(FrontierMode::automatic,
+                                                   round_of(0, std::nullopt, 0)));
 }
 
 TEST(FrontierPolicy, AutomaticGoesDenseFromTheDegreeSum) {

@@ -19,6 +19,7 @@
 #include <cstring>
 #include <cub/block/block_reduce.cuh>
 #include <limits>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -203,8 +204,9 @@ class Pipe {
   // Append to the input (as a queue: a swept input is compacted first).
   void push(Node n);
   void push_all();
-  // Reads the input's size from the GPU (one small copy and a sync); the
-  // members of a swept input are known without a copy.
+  // Reads the input's size from the GPU (one small copy and a sync; under
+  // auto on a graph with hubs, the input's degree sum is estimated at the
+  // same sync); the members of a swept input are known without a copy.
   bool empty() { return size() == 0; }
   uint64_t size();
   Worklist in();
@@ -229,6 +231,11 @@ class Pipe {
   void take_bitmap_output();
   // Makes a swept input a queue.
   void compact_input();
+  // Counts the members of a bitmap that becomes the input (and their
+  // degree sum where the policy may need it) into known_in_*.
+  void count_input_members(const gpu::DenseBitmapView& members);
+  // What the policy knows of the graph (no round inputs yet).
+  gpu::FrontierInputs graph_inputs() const;
   // Bitmap `index`, allocated and sized to the graph on first use.
   gpu::DenseBitmap& bitmap(int index);
   // The bitmap of a swept input (the one outputs do not go to).
@@ -239,6 +246,9 @@ class Pipe {
   Graph graph_;
   uint64_t rounds_ = 0;
   uint64_t known_in_size_ = 0;  // the input's size, as last read
+  // The input's degree sum, estimated with that size (auto mode, graphs
+  // with hubs: see FrontierPolicy::may_need_degree_sum).
+  std::optional<uint64_t> known_in_degree_sum_;
   // The round's output form, once chosen, and the record of the choice.
   bool output_chosen_ = false;
   gpu::FrontierRecord record_;

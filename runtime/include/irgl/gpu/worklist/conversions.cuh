@@ -32,13 +32,19 @@ void bitmap_to_queue(const DenseBitmapView& bitmap, const SparseQueueView& queue
 void queue_to_bitmap(const SparseQueueView& queue, const DenseBitmapView& bitmap,
                      cudaStream_t stream = 0);
 
-// Frontier statistics, each one CUB reduction (reduce_sum, algorithms.cuh),
-// one 8-byte copy to pinned memory and one synchronization of `stream`. Not
-// thread-safe.
+// Frontier statistics. Those that return a value cost one CUB reduction
+// (reduce_sum, algorithms.cuh), one copy to pinned memory and one
+// synchronization of `stream`; sample_degree_sum() instead rides on the
+// caller's next synchronization. Not thread-safe.
 class FrontierStats {
  public:
   // Up to this many queue items are read to estimate a degree sum.
   static constexpr uint64_t kDegreeSamples = 4096;
+
+  struct MembersAndDegrees {
+    uint64_t members = 0;
+    uint64_t degree_sum = 0;
+  };
 
   // The number of set bits: one pass over the words.
   uint64_t members(const DenseBitmapView& bitmap, cudaStream_t stream = 0);
@@ -52,12 +58,30 @@ class FrontierStats {
   // vertices (a coalesced offsets read for each member).
   uint64_t degree_sum(const DenseBitmapView& members, const uint64_t* offsets,
                       cudaStream_t stream = 0);
+  // Both members() and degree_sum() of the bitmap, in one pass over its
+  // words (each reads the offsets of its 32 vertices) and one read-back.
+  MembersAndDegrees members_and_degree_sum(const DenseBitmapView& members,
+                                           const uint64_t* offsets, cudaStream_t stream = 0);
+
+  // Starts the estimate degree_sum(queue, size, offsets) for the size the
+  // queue has when the stream reaches it (read on the device): one
+  // single-block kernel and an 8-byte copy to pinned memory, no
+  // synchronization. After the caller's next synchronization of `stream`
+  // (the pipe's size read), sampled_degree_sum(size) gives it for the size
+  // that synchronization read.
+  void sample_degree_sum(const SparseQueueView& queue, const uint64_t* offsets,
+                         cudaStream_t stream = 0);
+  uint64_t sampled_degree_sum(uint64_t size) const;
 
  private:
   // The sum of per_index(i) for i in [0, n), read back.
   template <class PerIndex>
   uint64_t sum(PerIndex per_index, uint64_t n, cudaStream_t stream);
+  // Sizes result_ and host_result_ on first use.
+  void allocate_results();
 
+  // [0]: sum()'s result; [0..1]: members_and_degree_sum()'s; [2]: the
+  // sample_degree_sum() in flight.
   DeviceBuffer<unsigned long long> result_;
   PinnedBuffer<unsigned long long> host_result_;
   ScratchBuffer scratch_;

@@ -88,6 +88,10 @@ struct FrontierPolicy {
   static uint64_t dense_edges(uint64_t vertices, uint64_t edges);
   // Whether the graph has hubs (see kHubDegreeRatio).
   static bool has_hubs(const FrontierInputs& inputs);
+  // Whether any round of this graph may need a degree sum (auto mode, a
+  // graph with hubs), whatever its items: then the pipe estimates the sum
+  // ahead, at the same synchronization as the size.
+  static bool may_need_degree_sum(FrontierMode mode, const FrontierInputs& inputs);
   // Whether the output form needs the input's degree sum: only when
   // `inputs.items` vertices of degree up to `inputs.max_degree` could reach
   // dense_edges() (else the output is sparse).
