@@ -8,7 +8,7 @@
 #   matrix    every example x every schedule build x every graph, against the
 #             checker and the CPU builds (tools/gpu/check-examples.sh)
 #   sanitize  compute-sanitizer memcheck and racecheck of every example under
-#             several schedules on small graphs
+#             several schedules on karate and RMAT 12
 #   load      instrumented bfs/sssp on RMAT under TWC and ALB (load reports)
 #   consumer  the lang-examples/consumer program (library mode)
 # Logs go to OUT_DIR; the last lines printed summarise each part.
@@ -55,9 +55,14 @@ for part in "$@"; do
           cc) opts="--symmetrize" ;; kcore) opts="--simple --k 3" ;;
           tc) opts="--simple" ;; spmv) opts="--weights=unit" ;; *) opts="" ;;
         esac
-        for build in ${SANITIZE_BUILDS:-cuda-alb cuda-twc cuda-warp cuda-block cuda-group64 cuda-lb cuda-merge-path}; do
-          for tool in memcheck racecheck; do
-            jobs+=("$sanitizer --tool $tool --error-exitcode 9 $bin/$app-$build $data/tiny/karate.mtx.xz $opts")
+        for build in ${SANITIZE_BUILDS:-cuda-alb cuda-alb-t64 cuda-twc cuda-warp cuda-block cuda-group64 cuda-lb cuda-merge-path}; do
+          # karate, and an RMAT graph whose hubs take TWC's block and warp
+          # bins (karate's degrees reach neither) and, under alb-t64, ALB's
+          # huge-vertex path.
+          for graph in $data/tiny/karate.mtx.xz rmat:scale=12; do
+            for tool in memcheck racecheck; do
+              jobs+=("$sanitizer --tool $tool --error-exitcode 9 $bin/$app-$build $graph $opts")
+            done
           done
         done
       done

@@ -368,7 +368,10 @@ __device__ void twc_tiles(Body& body, const Frontier& frontier, const Huge& huge
     while (true) {
       if (threadIdx.x == 0) block_owner = -1;
       __syncthreads();
-      if (pending && twc_bin(degree, BlockThreads) == TwcBin::block) block_owner = threadIdx.x;
+      // The election is an atomic: plain racing stores would pick a winner
+      // too, but are a data race (compute-sanitizer's racecheck reports it).
+      if (pending && twc_bin(degree, BlockThreads) == TwcBin::block)
+        atomicMax(&block_owner, static_cast<int>(threadIdx.x));
       __syncthreads();
       const int owner = block_owner;
       if (owner < 0) break;
