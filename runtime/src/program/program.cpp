@@ -240,8 +240,9 @@ int run_program(int argc, char** argv, const ProgramDescription& description,
                             "launch per kernel and round, from the host)");
     if (target.chooses_frontiers())
       options.add_options()("frontier", po::value<std::string>(),
-                            "the form of each round's frontier: sparse (the default: a queue), "
-                            "auto (chosen per round from the input's size and degree), unique "
+                            "the form of each round's frontier: auto (the default: chosen per "
+                            "round from the graph and the input's size and degree), sparse (a "
+                            "queue), unique "
                             "(a queue, each vertex pushed once per round), dense (a bitmap, "
                             "compacted into a sorted queue), sweep (a bitmap; the next round "
                             "visits every vertex and skips non-members)");

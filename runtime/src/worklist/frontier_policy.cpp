@@ -39,9 +39,7 @@ std::optional<FrontierMode> parse_frontier_mode(const std::string& text) {
 }
 
 FrontierMode& frontier_mode() {
-  // Sparse until the fixes of the review of the forms have run on a GPU
-  // (docs/throughput.md, "Frontier form per round").
-  static FrontierMode mode = FrontierMode::sparse;
+  static FrontierMode mode = FrontierMode::automatic;
   return mode;
 }
 

@@ -27,8 +27,8 @@ TEST(FrontierPolicy, ModesParseAndPrint) {
   EXPECT_FALSE(parse_frontier_mode("Auto").has_value());
 }
 
-TEST(FrontierPolicy, TheDefaultModeIsSparse) {
-  EXPECT_EQ(frontier_mode(), FrontierMode::sparse);
+TEST(FrontierPolicy, TheDefaultModeIsAuto) {
+  EXPECT_EQ(frontier_mode(), FrontierMode::automatic);
 }
 
 TEST(FrontierPolicy, FixedModesTakeTheirFormWithoutStatistics) {

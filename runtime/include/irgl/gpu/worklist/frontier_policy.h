@@ -56,7 +56,7 @@ const char* frontier_mode_name(FrontierMode mode);
 std::optional<FrontierMode> parse_frontier_mode(const std::string& text);
 
 // The process-wide mode of every pipe (a program's --frontier option;
-// sparse by default).
+// auto by default).
 FrontierMode& frontier_mode();
 
 // What the host knows about the graph and a round's input when it picks the
