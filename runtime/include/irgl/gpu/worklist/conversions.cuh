@@ -32,9 +32,9 @@ void bitmap_to_queue(const DenseBitmapView& bitmap, const SparseQueueView& queue
 void queue_to_bitmap(const SparseQueueView& queue, const DenseBitmapView& bitmap,
                      cudaStream_t stream = 0);
 
-// Frontier statistics. Those that return a value cost one CUB reduction
-// (reduce_sum, algorithms.cuh), one copy to pinned memory and one
-// synchronization of `stream`; sample_degree_sum() instead rides on the
+// Frontier statistics. Those that return a value cost one pass (a CUB
+// reduction, reduce_sum in algorithms.cuh, or the sample kernel), one copy
+// to pinned memory and one synchronization of `stream`; sample_degree_sum() instead rides on the
 // caller's next synchronization. Not thread-safe.
 class FrontierStats {
  public:
@@ -51,7 +51,7 @@ class FrontierStats {
   // The total degree (offsets[v + 1] - offsets[v]) of the queue's first
   // `size` items: exact for up to kDegreeSamples items, else the mean degree
   // of kDegreeSamples evenly spaced items times `size`. Items must be valid
-  // vertex ids of `offsets`.
+  // vertex ids of `offsets`, and the queue's counter at least `size`.
   uint64_t degree_sum(const SparseQueueView& queue, uint64_t size, const uint64_t* offsets,
                       cudaStream_t stream = 0);
   // The exact total degree of the bitmap's members: one pass over the
@@ -64,8 +64,8 @@ class FrontierStats {
                                            const uint64_t* offsets, cudaStream_t stream = 0);
 
   // Starts the estimate degree_sum(queue, size, offsets) for the size the
-  // queue has when the stream reaches it (read on the device): one
-  // single-block kernel and an 8-byte copy to pinned memory, no
+  // queue has when the stream reaches it (read on the device): one small
+  // kernel (a thread per sample) and a 128-byte copy to pinned memory, no
   // synchronization. After the caller's next synchronization of `stream`
   // (the pipe's size read), sampled_degree_sum(size) gives it for the size
   // that synchronization read.
@@ -80,8 +80,7 @@ class FrontierStats {
   // Sizes result_ and host_result_ on first use.
   void allocate_results();
 
-  // [0]: sum()'s result; [0..1]: members_and_degree_sum()'s; [2]: the
-  // sample_degree_sum() in flight.
+  // Results and their pinned mirrors (slots: worklists.cu).
   DeviceBuffer<unsigned long long> result_;
   PinnedBuffer<unsigned long long> host_result_;
   ScratchBuffer scratch_;
