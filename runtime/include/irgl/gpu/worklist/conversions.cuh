@@ -1,6 +1,6 @@
 // Conversions between the dense (bitmap) and sparse (queue) worklists, on
-// the GPU and asynchronous: nothing is read back to the host. Also the two
-// statistics a pipe's frontier policy reads back (frontier_policy.h).
+// the GPU and asynchronous: nothing is read back to the host. Also the
+// statistics a pipe's frontier policy reads (frontier_policy.h).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -33,9 +33,9 @@ void queue_to_bitmap(const SparseQueueView& queue, const DenseBitmapView& bitmap
                      cudaStream_t stream = 0);
 
 // Frontier statistics. Those that return a value cost one pass (a CUB
-// reduction, reduce_sum in algorithms.cuh, or the sample kernel), one copy
-// to pinned memory and one synchronization of `stream`; sample_degree_sum() instead rides on the
-// caller's next synchronization. Not thread-safe.
+// reduction, algorithms.cuh, or the sample kernel), one copy to pinned
+// memory and one synchronization of `stream`; sample_degree_sum() instead
+// rides on the caller's next synchronization. Not thread-safe.
 class FrontierStats {
  public:
   // Up to this many queue items are read to estimate a degree sum.
