@@ -110,7 +110,8 @@ void write_outlined_loop(CodeWriter& out, const Module& module, const HostStmt& 
     out.line("    irgl_rounds." + step.member + ", irgl_" + step.member + "_state, " +
              step.kernel->name + "_options(), irgl_shape);");
   }
-  out.comment("A heavy round (--outline=auto: more items than the kernel has threads), from the host.");
+  out.comment("A round the kernel leaves to the host (--outline=auto: more items than the kernel has");
+  out.comment("threads, or enough edges for a bitmap output), with a launch per kernel.");
   out.open("auto irgl_host_round = [&]() -> uint64_t {");
   out.line("const uint64_t irgl_size = " + loop.name + ".size();");
   out.line("if (irgl_size == 0) return 0;");
@@ -120,7 +121,8 @@ void write_outlined_loop(CodeWriter& out, const Module& module, const HostStmt& 
   out.close("};");
   out.line(loop.name + ".ran_on_device(");
   out.line("    irgl_loop.run(irgl_rounds, " + loop.name +
-           ".storage(), schedule::outline_mode(), irgl_host_round));");
+           ".storage(), schedule::outline_mode(), irgl_host_round,");
+  out.line("                  " + loop.name + ".dense_round_check()));");
   out.reopen("} else {  // --outline=off: a launch per kernel and round");
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "DslModel.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -338,6 +339,35 @@ bool contains_edge_loop(const Stmt* stmt, const VarDecl* vertex) {
   return false;
 }
 
+// Whether `loop` is `for (...; i < N; ...)` (or <=, >, >=, !=) with N a
+// constant: its trip count does not depend on the data.
+bool counts_to_constant(const ForStmt* loop, const ASTContext& ast) {
+  const auto* condition = dyn_cast_or_null<BinaryOperator>(loop->getCond());
+  if (!condition || !condition->isComparisonOp() || condition->getOpcode() == BO_EQ) return false;
+  return condition->getLHS()->isIntegerConstantExpr(ast) ||
+         condition->getRHS()->isIntegerConstantExpr(ast);
+}
+
+// Whether running `stmt` may loop a number of times that depends on the
+// data: it holds a loop statement (but a for loop to a constant), or calls a
+// function of the program (not of the prelude) that may.
+bool may_loop(const Stmt* stmt, const ASTContext& ast, std::set<const FunctionDecl*>& visited) {
+  if (!stmt) return false;
+  if (isa<WhileStmt, DoStmt, CXXForRangeStmt>(stmt)) return true;
+  if (const auto* loop = dyn_cast<ForStmt>(stmt); loop && !counts_to_constant(loop, ast))
+    return true;
+  if (const auto* call = dyn_cast<CallExpr>(stmt)) {
+    const FunctionDecl* callee = call->getDirectCallee();
+    const FunctionDecl* definition = nullptr;
+    if (callee && callee->hasBody(definition) && !dsl::in_prelude(definition) &&
+        visited.insert(definition).second && may_loop(definition->getBody(), ast, visited))
+      return true;
+  }
+  for (const Stmt* child : stmt->children())
+    if (may_loop(child, ast, visited)) return true;
+  return false;
+}
+
 const CXXForRangeStmt* as_edge_loop(const Stmt* stmt, const VarDecl* vertex) {
   const auto* loop = dyn_cast<CXXForRangeStmt>(stmt);
   if (!loop) return nullptr;
@@ -552,6 +582,8 @@ bool KernelBuilder::build_edge_loop(Scope& scope, const CXXForRangeStmt* loop, E
   for (const auto& w : visitor.worklists_pushed) add_unique(kernel.worklists_pushed, w);
   edge.reductions_used = visitor.reductions_used;
   edge.worklists_pushed = visitor.worklists_pushed;
+  std::set<const FunctionDecl*> visited;
+  edge.work_per_edge_varies = may_loop(loop->getBody(), context_.ast(), visited);
 
   // Vertex-loop variables written in the edge loop must be accumulations of
   // one kind; they may not be read there otherwise.

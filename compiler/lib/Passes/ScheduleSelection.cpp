@@ -14,6 +14,16 @@ Schedule default_schedule() {
   return schedule;
 }
 
+// ALB's threshold for an edge loop whose work per edge varies (its body
+// loops), unless the program or the command line names one. The default
+// threshold (the threads launched) balances edges; here a vertex of degree
+// d costs about d steps per edge, d^2 in all, and TWC's block bin gives it
+// to one block: d^2 / block_threads steps there, while the huge phase
+// spreads its edges over the whole grid, d steps each. So every vertex
+// that a block would take more than one pass over is huge (tc on cnr-2000:
+// docs/performance.md).
+uint64_t varying_work_alb_threshold(unsigned block_threads) { return block_threads; }
+
 // Why a schedule cannot run with blocks of `block_threads` threads, or "".
 std::string unusable(const Schedule& schedule, unsigned block_threads) {
   if (schedule.kind == ScheduleKind::group && schedule.group_size > block_threads)
@@ -54,6 +64,11 @@ class ScheduleSelection : public Pass {
         }
       }
       edge.schedule = edge.annotation.value_or(global);
+      if (edge.schedule.kind == ScheduleKind::alb && !edge.schedule.alb_threshold &&
+          edge.work_per_edge_varies) {
+        edge.schedule.alb_threshold = varying_work_alb_threshold(options.block_threads);
+        edge.schedule.alb_threshold_for_varying_work = true;
+      }
     }
   }
 };

@@ -223,26 +223,6 @@ struct WordMembers {
   __device__ unsigned long long operator()(uint64_t w) const { return __popc(words[w]); }
 };
 
-// The degree of item floor(s * size / samples) for sample s (every item
-// when samples == size).
-struct SampledDegree {
-  SparseQueueView queue;
-  uint64_t size, samples;
-  const uint64_t* offsets;
-  __device__ unsigned long long operator()(uint64_t s) const {
-    const VertexId v = queue[s * size / samples];
-    return offsets[v + 1] - offsets[v];
-  }
-};
-
-struct MemberDegree {
-  DenseBitmapView members;
-  const uint64_t* offsets;
-  __device__ unsigned long long operator()(uint64_t v) const {
-    return members.test(static_cast<VertexId>(v)) ? offsets[v + 1] - offsets[v] : 0;
-  }
-};
-
 // FrontierStats::MembersAndDegrees as the device reduces it.
 struct Counts {
   unsigned long long members, degrees;
@@ -269,8 +249,7 @@ struct WordCounts {
   }
 };
 
-// The sampled degree sum of the queue at the size it has now (SampledDegree
-// for every sample): a thread per sample, so that the two dependent loads
+// The sampled degree sum of the queue at the size it has now: a thread per sample, so that the two dependent loads
 // of each (the item, then its offsets) are paid once, not once per sample
 // a thread takes (a single block, looping, cost rmat22 kcore about 15 us
 // per round on an H100, by its gap to sparse);
@@ -282,11 +261,10 @@ __global__ void __launch_bounds__(kSampleThreads)
     sample_degrees_kernel(SparseQueueView queue, const uint64_t* offsets,
                           unsigned long long* partials) {
   const uint64_t size = queue.size();
-  const uint64_t samples =
-      size < FrontierStats::kDegreeSamples ? size : FrontierStats::kDegreeSamples;
   const uint64_t s = uint64_t(blockIdx.x) * kSampleThreads + threadIdx.x;
   const unsigned long long degree =
-      s < samples ? SampledDegree{queue, size, samples, offsets}(s) : 0;
+      s < FrontierStats::degree_samples(size) ? FrontierStats::sampled_degree(queue, size, offsets, s)
+                                              : 0;
   using Reduce = cub::BlockReduce<unsigned long long, kSampleThreads>;
   __shared__ typename Reduce::TempStorage storage;
   const unsigned long long total = Reduce(storage).Sum(degree);
@@ -297,18 +275,6 @@ __global__ void __launch_bounds__(kSampleThreads)
 // members_and_degree_sum()'s at 0 and 1, the sample's partials after them.
 constexpr size_t kPartialsSlot = 2;
 constexpr size_t kResultSlots = kPartialsSlot + kSampleBlocks;
-
-// The degree sum of `size` items from the sum of `samples` of their
-// degrees: exact when every item was sampled, else the mean times size
-// (in floating point: the product may overflow).
-uint64_t scale_sampled_degrees(uint64_t sampled, uint64_t samples, uint64_t size) {
-  return samples == size ? sampled
-                         : static_cast<uint64_t>(static_cast<double>(sampled) / samples * size);
-}
-
-uint64_t degree_samples(uint64_t size) {
-  return size < FrontierStats::kDegreeSamples ? size : FrontierStats::kDegreeSamples;
-}
 
 }  // namespace
 
@@ -359,12 +325,12 @@ uint64_t FrontierStats::sampled_degree_sum(uint64_t size) const {
   if (size == 0) return 0;
   uint64_t sampled = 0;
   for (unsigned b = 0; b < kSampleBlocks; ++b) sampled += host_result_[kPartialsSlot + b];
-  return scale_sampled_degrees(sampled, degree_samples(size), size);
+  return scale_sampled_degrees(sampled, size);
 }
 
 uint64_t FrontierStats::degree_sum(const DenseBitmapView& members, const uint64_t* offsets,
                                    cudaStream_t stream) {
-  return sum(MemberDegree{members, offsets}, members.num_bits, stream);
+  return members_and_degree_sum(members, offsets, stream).degree_sum;
 }
 
 FrontierStats::MembersAndDegrees FrontierStats::members_and_degree_sum(

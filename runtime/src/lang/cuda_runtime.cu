@@ -130,15 +130,13 @@ gpu::DenseBitmap& Pipe::bitmap(int index) {
 void Pipe::push(Node n) {
   compact_input();
   push_vertex(memory_.queues.in(), n, stream());
-  known_in_size_ = ~uint64_t{0};
-  known_in_degree_sum_.reset();
+  forget_input_counts();
 }
 
 void Pipe::push_all() {
   compact_input();
   push_all_vertices(memory_.queues.in(), graph_.num_nodes(), stream());
-  known_in_size_ = ~uint64_t{0};
-  known_in_degree_sum_.reset();
+  forget_input_counts();
 }
 
 gpu::FrontierInputs Pipe::graph_inputs() const {
@@ -239,8 +237,7 @@ void Pipe::swap() {
   }
   memory_.queues.swap();
   swept_input_ = false;
-  known_in_size_ = ~uint64_t{0};
-  known_in_degree_sum_.reset();
+  forget_input_counts();
   if (gpu::bitmap_only(record_.output)) take_bitmap_output();
   gpu::global_frontier_log().rounds.push_back(record_);
   output_chosen_ = false;
@@ -260,8 +257,7 @@ void Pipe::take_bitmap_output() {
       output_bitmap_ = 1 - output_bitmap_;  // the next output goes to the other bitmap
       return;
     }
-    known_in_size_ = ~uint64_t{0};  // the compacted queue is sized by size()
-    known_in_degree_sum_.reset();
+    forget_input_counts();  // the compacted queue is sized by size()
   }
   // The new input queue is the old output's, which nothing pushed to.
   gpu::bitmap_to_queue(output, memory_.queues.in(), memory_.scratch, stream());
@@ -272,8 +268,7 @@ void Pipe::compact_input() {
   gpu::bitmap_to_queue(swept_bitmap().view(), memory_.queues.in(), memory_.scratch,
                        stream());
   swept_input_ = false;
-  known_in_size_ = ~uint64_t{0};
-  known_in_degree_sum_.reset();
+  forget_input_counts();
 }
 
 gpu::Pipe& Pipe::storage() {
@@ -284,6 +279,12 @@ gpu::Pipe& Pipe::storage() {
   output_chosen_ = false;
   compact_input();
   return memory_.queues;
+}
+
+gpu::DenseRoundCheck Pipe::dense_round_check() const {
+  const gpu::FrontierInputs inputs = graph_inputs();
+  return {graph_.out().offsets, inputs.max_degree,
+          gpu::FrontierPolicy::host_round_edges(gpu::frontier_mode(), inputs)};
 }
 
 void Pipe::ran_on_device(uint64_t rounds) {

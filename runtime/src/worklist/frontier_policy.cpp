@@ -83,6 +83,10 @@ FrontierForm FrontierPolicy::output_form(FrontierMode mode, const FrontierInputs
                                                                            : FrontierForm::sparse;
 }
 
+uint64_t FrontierPolicy::host_round_edges(FrontierMode mode, const FrontierInputs& inputs) {
+  return may_need_degree_sum(mode, inputs) ? dense_edges(inputs.vertices, inputs.edges) : 0;
+}
+
 bool FrontierPolicy::may_sweep(FrontierMode mode, bool queue_only) {
   return !queue_only && (mode == FrontierMode::sweep || mode == FrontierMode::automatic);
 }

@@ -387,9 +387,9 @@ TEST(FrontierStats, MembersAndDegreeSums) {
             repeated.size() * (host.out_offsets[6] - host.out_offsets[5]));
 }
 
-// The estimates a pipe takes with its size read equal the read-back ones:
-// the degree sum sampled at the queue's device-side size, and the members
-// counted together with their degrees.
+// The estimates a pipe takes with its size read equal the read-back ones
+// (the degree sum sampled at the queue's device-side size), and the members
+// counted together with their degrees equal the host's count.
 TEST(FrontierStats, EstimatesTakenAheadEqualTheReadBackOnes) {
   IRGL_REQUIRE_GPU();
   const CsrGraph host = irgl::testing::skewed_graph();
@@ -417,10 +417,14 @@ TEST(FrontierStats, EstimatesTakenAheadEqualTheReadBackOnes) {
         irgl::testing::random_vertex_set(host.num_vertices(), density, 11);
     gpu::DenseBitmap bitmap(host.num_vertices());
     bitmap.assign(members);
+    uint64_t exact_degrees = 0;
+    for (VertexId v : members) exact_degrees += host.out_offsets[v + 1] - host.out_offsets[v];
     const gpu::FrontierStats::MembersAndDegrees counts =
         stats.members_and_degree_sum(bitmap.view(), offsets);
-    EXPECT_EQ(counts.members, stats.members(bitmap.view())) << density;
-    EXPECT_EQ(counts.degree_sum, stats.degree_sum(bitmap.view(), offsets)) << density;
+    EXPECT_EQ(counts.members, members.size()) << density;
+    EXPECT_EQ(counts.degree_sum, exact_degrees) << density;
+    EXPECT_EQ(stats.members(bitmap.view()), members.size()) << density;
+    EXPECT_EQ(stats.degree_sum(bitmap.view(), offsets), exact_degrees) << density;
   }
 }
 

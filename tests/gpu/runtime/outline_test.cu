@@ -3,6 +3,7 @@
 // against a CPU BFS; the grid-wide prefix sum; overflow reporting.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <numeric>
 #include <stdexcept>
 #include <vector>
@@ -137,47 +138,109 @@ TEST(Outline, AlbBfsSetsHugeVerticesAsideInTheSameKernel) {
   check_outlined_bfs<Alb<kThreads>>({"threshold 0", OutlineMode::graph, 0, Distribution::cyclic, 0});
 }
 
-// OutlineMode::automatic: rounds with more items than the heavy limit go to
-// the host (standalone TWC launches), and the rounds return to the device
-// once a round had at most half that many; the answer and the number of
-// rounds stay the same, and both sides ran some.
-TEST(Outline, AutoModeHandsHeavyRoundsToTheHostAndBack) {
-  IRGL_REQUIRE_GPU();
-  const CsrGraph host = skewed_graph();
-  const DeviceGraph device(host);
-  DeviceBuffer<uint32_t> level(host.num_vertices()), edges_seen(host.num_vertices());
-  start_levels(level, 5);
-  Pipe pipe(host.num_edges() + host.num_vertices());
-  pipe.reset({5});
-  static OutlinedLoop<kThreads, ExpandRounds<Alb<kThreads>>> loop;
-  static State<ExpandBody> state, host_state;
-  loop.set_heavy_items(40);
+// A BFS from vertex 5 of the skewed graph as an outlined ALB loop, for the
+// tests of OutlineMode::automatic: the loop's rounds, and a round from the
+// host (standalone TWC launches) as a host_round runs it.
+struct AutoModeBfs {
+  CsrGraph host = skewed_graph();
+  DeviceGraph device;
+  DeviceBuffer<uint32_t> level, edges_seen;
+  Pipe pipe;
   ExpandRounds<Alb<kThreads>> rounds;
-  rounds.expand = ExpandBody{irgl::lang::view_of(device), Worklist{pipe.in()}, Worklist{pipe.out()},
-                             {level.data()}, {edges_seen.data()}};
-  rounds.items = InGrid<Alb<kThreads>>::items(rounds.expand, state, {}, loop.shape(pipe));
-  uint64_t host_rounds = 0;
-  std::vector<uint64_t> host_sizes;
-  auto host_round = [&]() -> uint64_t {
-    const uint64_t size = pipe.read_sizes().in.size;
-    if (size == 0) return 0;
+
+  template <class Loop>
+  AutoModeBfs(Loop& loop, State<ExpandBody>& state)
+      : device(host),
+        level(host.num_vertices()),
+        edges_seen(host.num_vertices()),
+        pipe(host.num_edges() + host.num_vertices()) {
+    start_levels(level, 5);
+    pipe.reset({5});
+    rounds.expand = ExpandBody{irgl::lang::view_of(device), Worklist{pipe.in()},
+                               Worklist{pipe.out()}, {level.data()}, {edges_seen.data()}};
+    rounds.items = InGrid<Alb<kThreads>>::items(rounds.expand, state, {}, loop.shape(pipe));
+  }
+
+  // Runs the round whose input has `size` items, then swaps the pipe.
+  void host_round(uint64_t size, State<ExpandBody>& state) {
     ExpandBody body = rounds.expand;
     body.frontier = Worklist{pipe.in(), size};
     body.next = Worklist{pipe.out()};
-    Twc<kThreads>::run(body, WorklistItems{pipe.in(), size}, host_state);
+    Twc<kThreads>::run(body, WorklistItems{pipe.in(), size}, state);
     pipe.swap();
+  }
+};
+
+// OutlineMode::automatic: rounds with more items than the heavy limit go to
+// the host, and the rounds return to the device once a round had at most
+// half that many; the answer and the number of rounds stay the same, and
+// both sides ran some.
+TEST(Outline, AutoModeHandsHeavyRoundsToTheHostAndBack) {
+  IRGL_REQUIRE_GPU();
+  static OutlinedLoop<kThreads, ExpandRounds<Alb<kThreads>>> loop;
+  static State<ExpandBody> state, host_state;
+  loop.set_heavy_items(40);
+  AutoModeBfs bfs(loop, state);
+  uint64_t host_rounds = 0;
+  std::vector<uint64_t> host_sizes;
+  auto host_round = [&]() -> uint64_t {
+    const uint64_t size = bfs.pipe.read_sizes().in.size;
+    if (size == 0) return 0;
+    bfs.host_round(size, host_state);
     ++host_rounds;
     host_sizes.push_back(size);
     return size;
   };
-  const uint64_t device_rounds = loop.run(rounds, pipe, OutlineMode::automatic, host_round);
+  const uint64_t device_rounds = loop.run(bfs.rounds, bfs.pipe, OutlineMode::automatic, host_round);
   uint64_t expected_rounds = 0;
-  EXPECT_TRUE(vectors_equal(cpu_levels(host, 5, expected_rounds), level.download()));
+  EXPECT_TRUE(vectors_equal(cpu_levels(bfs.host, 5, expected_rounds), bfs.level.download()));
   EXPECT_EQ(device_rounds + host_rounds, expected_rounds);
   EXPECT_GT(host_rounds, 0u);
   EXPECT_GT(device_rounds, 0u);
   EXPECT_GT(host_sizes.front(), 40u);  // the host only gets heavy rounds first
-  EXPECT_EQ(pipe.read_sizes().in.size, 0u);
+  EXPECT_EQ(bfs.pipe.read_sizes().in.size, 0u);
+}
+
+// OutlineMode::automatic with a DenseRoundCheck: exactly the rounds whose
+// input has at least its edges go to the host (where a lang::Pipe writes
+// their output as a bitmap); the others, the rounds after them included,
+// run on the device, and the answer stays the same.
+TEST(Outline, AutoModeHandsRoundsWithManyEdgesToTheHost) {
+  IRGL_REQUIRE_GPU();
+  static OutlinedLoop<kThreads, ExpandRounds<Alb<kThreads>>> loop;
+  static State<ExpandBody> state, host_state;
+  AutoModeBfs bfs(loop, state);
+  const CsrGraph& host = bfs.host;
+  uint64_t expected_rounds = 0;
+  const std::vector<uint32_t> levels = cpu_levels(host, 5, expected_rounds);
+  auto degree = [&](VertexId v) { return host.out_offsets[v + 1] - host.out_offsets[v]; };
+  std::vector<uint64_t> level_edges(expected_rounds, 0);
+  for (VertexId v = 0; v < host.num_vertices(); ++v)
+    if (levels[v] != kUnvisited) level_edges[levels[v]] += degree(v);
+  // The heaviest round and any as heavy go to the host: fewer than all.
+  const uint64_t edges = *std::max_element(level_edges.begin(), level_edges.end());
+  const uint64_t heavy_levels = std::count(level_edges.begin(), level_edges.end(), edges);
+  ASSERT_LT(heavy_levels, expected_rounds);
+  ASSERT_LE(host.num_vertices(), FrontierStats::kDegreeSamples);  // exact sums
+
+  std::vector<uint64_t> host_round_edges;
+  auto host_round = [&]() -> uint64_t {
+    const std::vector<VertexId> in = bfs.pipe.download_in();
+    if (in.empty()) return 0;
+    uint64_t in_edges = 0;
+    for (VertexId v : in) in_edges += degree(v);
+    host_round_edges.push_back(in_edges);
+    bfs.host_round(in.size(), host_state);
+    return in.size();
+  };
+  const Graph graph = irgl::lang::view_of(bfs.device);
+  const DenseRoundCheck dense{graph.out().offsets, graph.max_out_degree(), edges};
+  const uint64_t device_rounds =
+      loop.run(bfs.rounds, bfs.pipe, OutlineMode::automatic, host_round, dense);
+  EXPECT_TRUE(vectors_equal(levels, bfs.level.download()));
+  EXPECT_EQ(device_rounds + host_round_edges.size(), expected_rounds);
+  EXPECT_EQ(host_round_edges, std::vector<uint64_t>(heavy_levels, edges));
+  EXPECT_EQ(bfs.pipe.read_sizes().in.size, 0u);
 }
 
 // Every thread of a cooperative grid calls grid_exclusive_sum.

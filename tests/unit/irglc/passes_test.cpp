@@ -171,6 +171,36 @@ TEST(irglcScheduleSelection, AlbOptionsConfigureTheOptionsAndTheDefaultSchedule)
   }
 }
 
+// An ALB loop whose work per edge varies gets the block's threads as its
+// threshold unless one is named; other loops and schedules keep theirs.
+TEST(irglcScheduleSelection, VaryingWorkPerEdgeLowersTheAlbThresholdToTheBlock) {
+  PassOptions defaults;
+  defaults.block_threads = 128;
+  PassOptions named = defaults;
+  named.alb_threshold = 4096;
+  PassOptions twc = defaults;
+  twc.schedule = schedule_named("twc");
+  for (const PassOptions* options : {&defaults, &named, &twc}) {
+    Module module;
+    module.kernels.push_back(kernel_with_edge_loop("varies", {"x.irgl", 3, 5}));
+    module.kernels[0].loop.edge_loop->work_per_edge_varies = true;
+    module.kernels.push_back(kernel_with_edge_loop("fixed", {"x.irgl", 9, 5}));
+    const PassRun run = run_standard(module, *options);
+    ASSERT_TRUE(run.ok) << run.stderr_text;
+    const Schedule& varies = module.kernels[0].loop.edge_loop->schedule;
+    const Schedule& fixed = module.kernels[1].loop.edge_loop->schedule;
+    EXPECT_EQ(fixed.alb_threshold, options->alb_threshold);
+    EXPECT_FALSE(fixed.alb_threshold_for_varying_work);
+    if (options == &defaults) {
+      EXPECT_EQ(varies.alb_threshold, 128u);
+      EXPECT_TRUE(varies.alb_threshold_for_varying_work);
+    } else {
+      EXPECT_EQ(varies.alb_threshold, options->alb_threshold);
+      EXPECT_FALSE(varies.alb_threshold_for_varying_work);
+    }
+  }
+}
+
 TEST(irglcDiagnosticPrinter, ShowsTheSourceLineAndACaret) {
   const std::string path = testing::TempDir() + "irglc_diagnostic_test.irgl";
   {

@@ -91,6 +91,19 @@ TEST(FrontierPolicy, DegreeSumsAreEstimatedAheadOnlyInAutomaticModeWithHubs) {
                                                    round_of(0, std::nullopt, 0)));
 }
 
+// A persistent kernel leaves to the host the rounds whose output auto may
+// make a bitmap, and no others (its own outputs are queues).
+TEST(FrontierPolicy, PersistentKernelsLeaveBitmapRoundsToTheHostInAutomaticMode) {
+  const FrontierInputs hubs = round_of(0, std::nullopt, kVertices);
+  EXPECT_EQ(FrontierPolicy::host_round_edges(FrontierMode::automatic, hubs),
+            FrontierPolicy::dense_edges(kVertices, kEdges));
+  for (FrontierMode fixed : {FrontierMode::sparse, FrontierMode::unique, FrontierMode::dense,
+                             FrontierMode::sweep})
+    EXPECT_EQ(FrontierPolicy::host_round_edges(fixed, hubs), 0u);
+  const FrontierInputs grid{kVertices, 4 * kVertices, 4, 0, std::nullopt};
+  EXPECT_EQ(FrontierPolicy::host_round_edges(FrontierMode::automatic, grid), 0u);
+}
+
 TEST(FrontierPolicy, AutomaticGoesDenseFromTheDegreeSum) {
   const uint64_t bound = FrontierPolicy::dense_edges(kVertices, kEdges);
   EXPECT_EQ(FrontierPolicy::output_form(FrontierMode::automatic, round_of(10, bound - 1)),

@@ -79,6 +79,7 @@ struct Schedule {
   ScheduleKind kind = ScheduleKind::thread;
   unsigned group_size = 0;                  // for group
   std::optional<uint64_t> alb_threshold;    // for alb; default: threads launched
+  bool alb_threshold_for_varying_work = false;  // chosen by irglc (EdgeLoop::work_per_edge_varies)
   AlbDistribution alb_distribution = AlbDistribution::cyclic;
 
   // "thread", "group:64", "alb", ...
@@ -126,6 +127,10 @@ struct EdgeLoop {
   // kernel that runs the body).
   std::vector<std::string> reductions_used;
   std::vector<std::string> worklists_pushed;
+  // The body may loop (itself or in a helper it calls), so an edge's work
+  // depends on the data: tc merges two adjacency lists per edge, and a
+  // vertex's work grows with its degree squared.
+  bool work_per_edge_varies = false;
 
   std::optional<Schedule> annotation;  // from `#pragma irgl schedule(...)`
   SourceLoc annotation_loc;

@@ -223,6 +223,9 @@ class Pipe {
   // queues), and picks each host round's form at that round's size().
   gpu::Pipe& storage();
   void ran_on_device(uint64_t rounds);
+  // The rounds such a kernel leaves to the host, so that their output can
+  // be a bitmap (FrontierPolicy::host_round_edges).
+  gpu::DenseRoundCheck dense_round_check() const;
 
  private:
   // Picks the form of this round's output (once per round).
@@ -231,6 +234,12 @@ class Pipe {
   void take_bitmap_output();
   // Makes a swept input a queue.
   void compact_input();
+  // The input changed on the device: its size and degree sum are unknown
+  // until the next size().
+  void forget_input_counts() {
+    known_in_size_ = ~uint64_t{0};
+    known_in_degree_sum_.reset();
+  }
   // Counts the members of a bitmap that becomes the input (and their
   // degree sum where the policy may need it) into known_in_*.
   void count_input_members(const gpu::DenseBitmapView& members);

@@ -47,6 +47,7 @@
 #include "irgl/gpu/check.h"
 #include "irgl/gpu/device_buffer.h"
 #include "irgl/gpu/schedule/schedules.cuh"
+#include "irgl/gpu/worklist/conversions.cuh"
 #include "irgl/gpu/worklist/pipe.cuh"
 
 namespace irgl::gpu::schedule {
@@ -330,16 +331,20 @@ struct OutlinedPipe {
   OutlineControl* control = nullptr;
   uint64_t* block_sums = nullptr;
   uint64_t heavy_items = ~uint64_t{0};  // a larger input ends the kernel (left to the host)
+  DenseRoundCheck dense;                // so does an input whose output pays as a bitmap
 
 #if defined(__CUDACC__)
   __device__ SparseQueueView queue(uint64_t round) const {
     return {items[round & 1], capacity, &control->queues[round % 3]};
   }
   // Whether round `round` runs in the kernel: its input holds items, no more
-  // than heavy_items, and the round before it did not overflow its output.
+  // than heavy_items and fewer edges than `dense` asks for, and the round
+  // before it did not overflow its output. Block-collective (the edge check).
+  template <int BlockThreads>
   __device__ bool runs_here(uint64_t round) const {
     const QueueCounters& in = control->queues[round % 3];
-    return in.pushed != 0 && in.pushed <= heavy_items && in.overflow == 0;
+    if (in.pushed == 0 || in.pushed > heavy_items || in.overflow != 0) return false;
+    return !dense.template reached<BlockThreads>(queue(round), in.pushed);
   }
 #endif
 };
@@ -354,15 +359,17 @@ __global__ void __launch_bounds__(BlockThreads)
                          cudaGraphConditionalHandle condition) {
   const GridRound grid{pipe.block_sums};
   uint64_t round = pipe.control->rounds;
-  for (uint64_t done = 0; done < max_rounds && pipe.runs_here(round); ++done, ++round) {
+  bool next_here = pipe.template runs_here<BlockThreads>(round);
+  for (uint64_t done = 0; done < max_rounds && next_here; ++done) {
     if (global_thread() == 0) pipe.control->queues[(round + 2) % 3] = QueueCounters{0, 0, 0};
     rounds.template round<BlockThreads>(grid, pipe.queue(round), pipe.queue(round + 1));
     grid.sync();
+    next_here = pipe.template runs_here<BlockThreads>(++round);
   }
   grid.sync();  // every thread has read control->rounds
   if (global_thread() == 0) {
     pipe.control->rounds = round;
-    if (signal) cudaGraphSetConditional(condition, pipe.runs_here(round) ? 1u : 0u);
+    if (signal) cudaGraphSetConditional(condition, next_here ? 1u : 0u);
   }
 }
 #endif
@@ -408,23 +415,27 @@ class OutlinedLoop {
 
   // Runs rounds until the pipe's input is empty; returns the number of
   // rounds the device ran. With OutlineMode::automatic and a `host_round`,
-  // a round whose input has more items than the persistent grid has threads
-  // (a heavy round: its launch costs little next to its work, and it runs
-  // faster as standalone kernels, docs/performance.md) goes back to the host:
-  // host_round() runs one round with per-round launches and returns the size
-  // of the input it processed (0: the pipe was empty); once a round had at
-  // most half that many items, the rounds return to the device. The pipe is
-  // empty after. Throws std::runtime_error when a round pushed more than a
-  // queue holds (as Pipe's size check does). Each device phase ends with one
-  // copy and one stream synchronization.
+  // two kinds of round go back to the host: one whose input has more items
+  // than the persistent grid has threads (a heavy round: its launch costs
+  // little next to its work, and it runs faster as standalone kernels,
+  // docs/performance.md), and one whose input has the edges `dense` asks
+  // for (the host's pipe writes its output as a bitmap, which removes the
+  // duplicates a queue would carry). host_round() runs one round with
+  // per-round launches and returns the size of the input it processed (0:
+  // the pipe was empty); once a round had at most half the heavy size, the
+  // rounds return to the device. The pipe is empty after. Throws
+  // std::runtime_error when a round pushed more than a queue holds (as
+  // Pipe's size check does). Each device phase ends with one copy and one
+  // stream synchronization.
   uint64_t run(const Rounds& rounds, Pipe& pipe, OutlineMode mode,
-               const std::function<uint64_t()>& host_round = {}) {
-    const uint64_t heavy = mode == OutlineMode::automatic && host_round
-                               ? (heavy_items_ ? heavy_items_ : threads())
-                               : ~uint64_t{0};
+               const std::function<uint64_t()>& host_round = {},
+               const DenseRoundCheck& dense = {}) {
+    const bool hand_over = mode == OutlineMode::automatic && host_round;
+    const uint64_t heavy = hand_over ? (heavy_items_ ? heavy_items_ : threads()) : ~uint64_t{0};
     uint64_t device_rounds = 0;
     for (;;) {
-      const OutlineControl& control = run_on_device(rounds, pipe, mode, heavy);
+      const OutlineControl& control =
+          run_on_device(rounds, pipe, mode, heavy, hand_over ? dense : DenseRoundCheck{});
       device_rounds += control.rounds;
       const QueueCounters& next = control.queues[control.rounds % 3];
       if (next.overflow) throw std::runtime_error(overflow_message(next.pushed, pipe.capacity()));
@@ -455,10 +466,11 @@ class OutlinedLoop {
     return blocks_;
   }
 
-  // Device rounds from the pipe's input until it is empty or heavier than
-  // `heavy` items; returns the control block, copied to the host.
+  // Device rounds from the pipe's input until it is empty, heavier than
+  // `heavy` items or has the edges `dense` asks for; returns the control
+  // block, copied to the host.
   const OutlineControl& run_on_device(const Rounds& rounds, Pipe& pipe, OutlineMode mode,
-                                      uint64_t heavy) {
+                                      uint64_t heavy, const DenseRoundCheck& dense) {
     cudaStream_t stream = pipe.stream();
     prepare();
     OutlinedPipe view;
@@ -468,6 +480,7 @@ class OutlinedLoop {
     view.control = control_.data();
     view.block_sums = block_sums_.data();
     view.heavy_items = heavy;
+    view.dense = dense;
     IRGL_CUDA_CHECK(cudaMemsetAsync(view.control, 0, sizeof(OutlineControl), stream));
     IRGL_CUDA_CHECK(cudaMemcpyAsync(&view.control->queues[0], pipe.in().counters,
                                     sizeof(QueueCounters), cudaMemcpyDeviceToDevice, stream));

@@ -6,8 +6,10 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <cub/block/block_reduce.cuh>
 
 #include "irgl/gpu/device_buffer.h"
+#include "irgl/gpu/host_device.h"
 #include "irgl/gpu/scratch_buffer.h"
 #include "irgl/gpu/worklist/dense_bitmap.cuh"
 #include "irgl/gpu/worklist/sparse_queue.cuh"
@@ -40,6 +42,27 @@ class FrontierStats {
  public:
   // Up to this many queue items are read to estimate a degree sum.
   static constexpr uint64_t kDegreeSamples = 4096;
+  // How many of `size` items an estimate reads.
+  IRGL_HOST_DEVICE static constexpr uint64_t degree_samples(uint64_t size) {
+    return size < kDegreeSamples ? size : kDegreeSamples;
+  }
+  // The degree sum of `size` items from the sum of degree_samples(size) of
+  // their degrees: exact when every item was sampled, else the mean times
+  // size (in floating point: the product may overflow).
+  IRGL_HOST_DEVICE static uint64_t scale_sampled_degrees(uint64_t sampled, uint64_t size) {
+    const uint64_t samples = degree_samples(size);
+    return samples == size ? sampled
+                           : static_cast<uint64_t>(static_cast<double>(sampled) / samples * size);
+  }
+#if defined(__CUDACC__)
+  // The degree of sample s < degree_samples(size) of the queue's first
+  // `size` items: item floor(s * size / samples), evenly spaced.
+  __device__ static uint64_t sampled_degree(const SparseQueueView& queue, uint64_t size,
+                                            const uint64_t* offsets, uint64_t s) {
+    const VertexId v = queue[s * size / degree_samples(size)];
+    return offsets[v + 1] - offsets[v];
+  }
+#endif
 
   struct MembersAndDegrees {
     uint64_t members = 0;
@@ -54,8 +77,7 @@ class FrontierStats {
   // vertex ids of `offsets`, and the queue's counter at least `size`.
   uint64_t degree_sum(const SparseQueueView& queue, uint64_t size, const uint64_t* offsets,
                       cudaStream_t stream = 0);
-  // The exact total degree of the bitmap's members: one pass over the
-  // vertices (a coalesced offsets read for each member).
+  // The exact total degree of the bitmap's members (members_and_degree_sum's).
   uint64_t degree_sum(const DenseBitmapView& members, const uint64_t* offsets,
                       cudaStream_t stream = 0);
   // Both members() and degree_sum() of the bitmap, in one pass over its
@@ -84,6 +106,45 @@ class FrontierStats {
   DeviceBuffer<unsigned long long> result_;
   PinnedBuffer<unsigned long long> host_result_;
   ScratchBuffer scratch_;
+};
+
+// Where a persistent kernel (schedule/outline.cuh), whose rounds write
+// queues only, leaves a round to the host so that the pipe can write the
+// round's output as a bitmap: when the input's degree sum, estimated as
+// FrontierStats does, reaches `edges` (FrontierPolicy::dense_edges() under
+// --frontier=auto on a graph with hubs; lang::Pipe::dense_round_check()).
+// edges == 0: never.
+struct DenseRoundCheck {
+  const uint64_t* offsets = nullptr;
+  uint64_t max_degree = 0;
+  uint64_t edges = 0;
+
+#if defined(__CUDACC__)
+  // Whether the queue's first `size` items have at least `edges` edges.
+  // Block-collective: every thread of the block calls it and gets the
+  // answer; every block of a grid gets the same one (the same samples).
+  // Free when size * max_degree < edges; else one sample of up to
+  // FrontierStats::kDegreeSamples items per block.
+  template <int BlockThreads>
+  __device__ bool reached(const SparseQueueView& queue, uint64_t size) const {
+    if (edges == 0 || size == 0 || size < (edges + max_degree - 1) / max_degree) return false;
+    const uint64_t samples = FrontierStats::degree_samples(size);
+    unsigned long long sampled = 0;
+#pragma unroll 4
+    for (uint64_t s = threadIdx.x; s < samples; s += BlockThreads)
+      sampled += FrontierStats::sampled_degree(queue, size, offsets, s);
+    using Reduce = cub::BlockReduce<unsigned long long, BlockThreads>;
+    __shared__ typename Reduce::TempStorage storage;
+    __shared__ bool block_answer;
+    const unsigned long long total = Reduce(storage).Sum(sampled);
+    if (threadIdx.x == 0)
+      block_answer = FrontierStats::scale_sampled_degrees(total, size) >= edges;
+    __syncthreads();
+    const bool answer = block_answer;
+    __syncthreads();  // the next call may overwrite storage and block_answer
+    return answer;
+  }
+#endif
 };
 
 }  // namespace irgl::gpu

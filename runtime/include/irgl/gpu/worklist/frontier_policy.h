@@ -98,6 +98,11 @@ struct FrontierPolicy {
   static bool needs_degree_sum(FrontierMode mode, const FrontierInputs& inputs);
   // The form of the round's output worklist.
   static FrontierForm output_form(FrontierMode mode, const FrontierInputs& inputs);
+  // The degree sum from which a round that a persistent kernel would run
+  // (its outputs are queues) is left to the host, where output_form() can
+  // make its output a bitmap: dense_edges() where may_need_degree_sum(),
+  // else 0 (never).
+  static uint64_t host_round_edges(FrontierMode mode, const FrontierInputs& inputs);
   // Whether a bitmap output may be swept at all: in modes sweep and auto,
   // unless `queue_only` (the next reader needs a queue: a persistent
   // kernel). Only then is the member count worth reading for sweep_input().
