@@ -332,7 +332,7 @@ void write_body_factory(CodeWriter& out, const Kernel& kernel) {
     const Schedule& schedule = loop.edge_loop->schedule;
     if (schedule.alb_threshold_for_varying_work)
       out.comment(where(loop.edge_loop->loc) +
-                  " loops per edge: vertices with more edges than a block's threads are huge.");
+                  " loops per edge: every vertex is huge, its edges spread over the grid.");
     if (schedule.alb_threshold)
       out.line("options.alb_threshold = " + std::to_string(*schedule.alb_threshold) + ";");
     if (schedule.alb_distribution == AlbDistribution::blocked)

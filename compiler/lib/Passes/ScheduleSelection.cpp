@@ -15,14 +15,14 @@ Schedule default_schedule() {
 }
 
 // ALB's threshold for an edge loop whose work per edge varies (its body
-// loops), unless the program or the command line names one. The default
-// threshold (the threads launched) balances edges; here a vertex of degree
-// d costs about d steps per edge, d^2 in all, and TWC's block bin gives it
-// to one block: d^2 / block_threads steps there, while the huge phase
-// spreads its edges over the whole grid, d steps each. So every vertex
-// that a block would take more than one pass over is huge (tc on cnr-2000:
-// docs/performance.md).
-uint64_t varying_work_alb_threshold(unsigned block_threads) { return block_threads; }
+// loops), unless the program or the command line names one: 0, every
+// vertex huge, every edge its own atom of the grid-wide distribution. TWC's
+// bins group a vertex's edges on one thread, warp or block, which balances
+// edges of equal cost; tc's edge (u, v) costs about deg(u) + deg(v), so
+// any grouping by u's degree leaves the edges to hubs v on a few threads
+// (tc on cnr-2000, H100: 856 ms at the default threshold, 99.6 at 256, 20.3
+// at 0; LB 15.6; docs/performance.md).
+constexpr uint64_t kVaryingWorkAlbThreshold = 0;
 
 // Why a schedule cannot run with blocks of `block_threads` threads, or "".
 std::string unusable(const Schedule& schedule, unsigned block_threads) {
@@ -66,7 +66,7 @@ class ScheduleSelection : public Pass {
       edge.schedule = edge.annotation.value_or(global);
       if (edge.schedule.kind == ScheduleKind::alb && !edge.schedule.alb_threshold &&
           edge.work_per_edge_varies) {
-        edge.schedule.alb_threshold = varying_work_alb_threshold(options.block_threads);
+        edge.schedule.alb_threshold = kVaryingWorkAlbThreshold;
         edge.schedule.alb_threshold_for_varying_work = true;
       }
     }

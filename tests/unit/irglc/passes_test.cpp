@@ -171,9 +171,9 @@ TEST(irglcScheduleSelection, AlbOptionsConfigureTheOptionsAndTheDefaultSchedule)
   }
 }
 
-// An ALB loop whose work per edge varies gets the block's threads as its
-// threshold unless one is named; other loops and schedules keep theirs.
-TEST(irglcScheduleSelection, VaryingWorkPerEdgeLowersTheAlbThresholdToTheBlock) {
+// An ALB loop whose work per edge varies gets threshold 0 (every edge
+// spread) unless one is named; other loops and schedules keep theirs.
+TEST(irglcScheduleSelection, VaryingWorkPerEdgeSpreadsEveryEdgeUnderAlb) {
   PassOptions defaults;
   defaults.block_threads = 128;
   PassOptions named = defaults;
@@ -192,7 +192,7 @@ TEST(irglcScheduleSelection, VaryingWorkPerEdgeLowersTheAlbThresholdToTheBlock) 
     EXPECT_EQ(fixed.alb_threshold, options->alb_threshold);
     EXPECT_FALSE(fixed.alb_threshold_for_varying_work);
     if (options == &defaults) {
-      EXPECT_EQ(varies.alb_threshold, 128u);
+      EXPECT_EQ(varies.alb_threshold, 0u);
       EXPECT_TRUE(varies.alb_threshold_for_varying_work);
     } else {
       EXPECT_EQ(varies.alb_threshold, options->alb_threshold);
