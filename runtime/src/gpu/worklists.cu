@@ -249,11 +249,11 @@ struct WordCounts {
   }
 };
 
-// The sampled degree sum of the queue at the size it has now: a thread per sample, so that the two dependent loads
-// of each (the item, then its offsets) are paid once, not once per sample
-// a thread takes (a single block, looping, cost rmat22 kcore about 15 us
-// per round on an H100, by its gap to sparse);
-// each block writes its partial sum to partials[blockIdx.x].
+// The sampled degree sum of the queue at the size it has now, a thread per
+// sample, so that the two dependent loads of each (the item, then its
+// offsets) are paid once, not once per sample a thread takes (a single
+// block, looping, cost rmat22 kcore about 15 us per round on an H100, by its
+// gap to sparse); each block writes its partial sum to partials[blockIdx.x].
 constexpr unsigned kSampleThreads = 256;
 constexpr unsigned kSampleBlocks = FrontierStats::kDegreeSamples / kSampleThreads;
 static_assert(FrontierStats::kDegreeSamples % kSampleThreads == 0);
