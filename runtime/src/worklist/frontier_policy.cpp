@@ -65,9 +65,8 @@ bool FrontierPolicy::may_need_degree_sum(FrontierMode mode, const FrontierInputs
 
 bool FrontierPolicy::needs_degree_sum(FrontierMode mode, const FrontierInputs& inputs) {
   if (!may_need_degree_sum(mode, inputs) || inputs.items == 0) return false;
-  // items * max_degree >= dense_edges, without overflowing the product.
-  const uint64_t needed = dense_edges(inputs.vertices, inputs.edges);
-  return inputs.items >= needed / inputs.max_degree + (needed % inputs.max_degree != 0);
+  return may_hold_edges(inputs.items, inputs.max_degree,
+                        dense_edges(inputs.vertices, inputs.edges));
 }
 
 FrontierForm FrontierPolicy::output_form(FrontierMode mode, const FrontierInputs& inputs) {

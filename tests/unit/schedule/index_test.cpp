@@ -75,6 +75,31 @@ TEST(TwcBin, BoundariesAt32AndTheBlockSize) {
   EXPECT_EQ(twc_bin(32, 32), TwcBin::block);
 }
 
+TEST(TwcTiles, ItemsPerWarpShrinkWithTheFrontier) {
+  EXPECT_EQ(twc_items_per_warp(0, 100), 1u);
+  EXPECT_EQ(twc_items_per_warp(100, 100), 1u);
+  EXPECT_EQ(twc_items_per_warp(101, 100), 2u);
+  EXPECT_EQ(twc_items_per_warp(3100, 100), 31u);
+  EXPECT_EQ(twc_items_per_warp(3200, 100), 32u);
+  EXPECT_EQ(twc_items_per_warp(4 * k2to32, 100), 32u);  // a thread's item each, no more
+}
+
+TEST(TwcTiles, EveryItemOnceAtMostOnePerThread) {
+  const uint64_t blocks = 5, warps = 4;  // 5 blocks of 128 threads
+  for (uint64_t items : {0u, 1u, 7u, 20u, 21u, 333u, 640u, 641u, 5000u}) {
+    const uint32_t per_warp = twc_items_per_warp(items, blocks * warps);
+    const uint64_t tile_items = per_warp * warps;
+    std::vector<int> seen(items);
+    for (uint64_t block = 0; block < blocks; ++block)
+      for (uint64_t base = block * tile_items; base < items; base += blocks * tile_items)
+        for (uint32_t thread = 0; thread < warps * 32; ++thread) {
+          const uint64_t i = twc_tile_item(base, thread / 32, thread % 32, per_warp);
+          if (i < items) ++seen[i];
+        }
+    for (uint64_t i = 0; i < items; ++i) ASSERT_EQ(seen[i], 1) << items << " items, item " << i;
+  }
+}
+
 TEST(Alb, HugeMeansAboveTheThreshold) {
   EXPECT_FALSE(alb_is_huge(0, 0));
   EXPECT_TRUE(alb_is_huge(1, 0));  // threshold 0: every vertex with an edge

@@ -185,8 +185,10 @@ class TwcBlock {
 
   void run() {
     const uint64_t items = work_.items();
-    for (uint64_t base = block_ * B_; base < items; base += grid_.blocks * B_) {
-      inspect(base, items);
+    const uint32_t per_warp = twc_items_per_warp(items, grid_.blocks * (B_ / kWarp));
+    const uint32_t tile_items = per_warp * (B_ / kWarp);
+    for (uint64_t base = block_ * tile_items; base < items; base += grid_.blocks * tile_items) {
+      inspect(base, items, per_warp);
       block_bin();
       for (uint32_t warp = 0; warp < B_ / kWarp; ++warp) warp_bin(warp);
       fine_grained();
@@ -198,9 +200,9 @@ class TwcBlock {
   uint64_t thread(uint32_t t) const { return block_ * B_ + t; }
 
   // pre() and, with ALB, setting huge vertices aside.
-  void inspect(uint64_t base, uint64_t items) {
+  void inspect(uint64_t base, uint64_t items, uint32_t per_warp) {
     for (uint32_t t = 0; t < B_; ++t) {
-      const uint64_t i = base + t;
+      const uint64_t i = twc_tile_item(base, t / kWarp, t % kWarp, per_warp);
       v_[t] = 0;
       begin_[t] = end_[t] = 0;
       pending_[t] = false;
@@ -225,7 +227,8 @@ class TwcBlock {
     }
   }
 
-  // One vertex at a time (any pending one of the bin), all threads on its edges.
+  // One vertex at a time (the lowest-numbered pending one of the bin), all
+  // threads on its edges.
   void block_bin() {
     for (uint32_t round = 0;; ++round) {
       if (round > B_) {  // each round takes one of the B_ vertices: the kernel would hang
@@ -233,8 +236,7 @@ class TwcBlock {
         return;
       }
       int block_owner = -1;
-      ledger_.block_barrier(block_, "twc:block-bin reset");
-      for (uint32_t t = 0; t < B_; ++t)
+      for (uint32_t t = 0; t < B_ && block_owner < 0; ++t)  // ballots into shared memory
         if (pending_[t] && twc_bin(degree_[t], B_) == TwcBin::block) block_owner = int(t);
       ledger_.block_barrier(block_, "twc:block-bin elect");
       if (block_owner < 0) break;
@@ -254,7 +256,6 @@ class TwcBlock {
       }
       ledger_.block_barrier(block_, "twc:block-bin edges done");
       ledger_.post(thread(owner), v_[owner], LoadPath::block, owner_accum);
-      ledger_.block_barrier(block_, "twc:block-bin posted");
     }
   }
 
@@ -291,14 +292,20 @@ class TwcBlock {
     }
   }
 
-  // The remaining edges packed over the block through an exclusive scan.
+  // The remaining edges packed over the block through an exclusive scan;
+  // without any, the pending (edgeless) vertices' post() and no barrier.
   void fine_grained() {
-    uint64_t total = 0;
+    uint32_t total = 0;
     for (uint32_t t = 0; t < B_; ++t) {  // BlockScan::ExclusiveSum
       packed_offset_[t] = total;
-      total += pending_[t] ? degree_[t] : 0;
+      total += pending_[t] ? uint32_t(degree_[t]) : 0;
     }
     ledger_.block_barrier(block_, "cub:block-scan");
+    if (total == 0) {
+      for (uint32_t t = 0; t < B_; ++t)
+        if (pending_[t]) ledger_.post(thread(t), v_[t], LoadPath::fine, Accum{});
+      return;
+    }
     for (uint32_t t = 0; t < B_; ++t) {
       packed_begin_[t] = begin_[t];
       packed_vertex_[t] = v_[t];
@@ -317,7 +324,6 @@ class TwcBlock {
     ledger_.block_barrier(block_, "twc:fine edges done");
     for (uint32_t t = 0; t < B_; ++t)
       if (pending_[t]) ledger_.post(thread(t), v_[t], LoadPath::fine, packed_accum_[t]);
-    ledger_.block_barrier(block_, "twc:chunk done");
   }
 
   const Grid& grid_;
@@ -331,7 +337,8 @@ class TwcBlock {
   std::vector<uint64_t> begin_, end_, degree_;
   std::vector<uint8_t> pending_;
   // Shared memory.
-  std::vector<uint64_t> packed_offset_, packed_begin_;
+  std::vector<uint32_t> packed_offset_;
+  std::vector<uint64_t> packed_begin_;
   std::vector<VertexId> packed_vertex_;
   std::vector<Accum> packed_accum_;
 };

@@ -12,13 +12,22 @@
 namespace irgl::gpu::schedule::sim {
 namespace {
 
-// The block and thread that take item i: chunks of block_threads items go to
-// the blocks in turn.
-uint64_t chunk_block(uint64_t item, const Grid& grid) {
-  return (item / grid.block_threads) % grid.blocks;
-}
-uint64_t item_thread(uint64_t item, const Grid& grid) {
-  return chunk_block(item, grid) * grid.block_threads + item % grid.block_threads;
+// The block and thread that take item i: tiles of per_warp items per warp
+// (index.h: twc_items_per_warp) go to the blocks in turn, warp w of the tile's
+// block taking its items [w * per_warp, (w + 1) * per_warp).
+struct TileMap {
+  Grid grid;
+  uint32_t per_warp;
+  uint64_t tile_items() const { return uint64_t(per_warp) * (grid.block_threads / 32); }
+  uint64_t block(uint64_t item) const { return item / tile_items() % grid.blocks; }
+  uint64_t thread(uint64_t item) const {
+    const uint64_t position = item % tile_items();
+    return block(item) * grid.block_threads + position / per_warp * 32 + position % per_warp;
+  }
+};
+
+TileMap tile_map(const Workload& work, const Grid& grid) {
+  return {grid, twc_items_per_warp(work.items(), grid.blocks * (grid.block_threads / 32))};
 }
 
 // Block bin: edge k on thread k mod B of the chunk's block; warp bin: on lane
@@ -28,13 +37,13 @@ Expectations twc_expectations(const Workload& work, const Grid& grid) {
   expect.path = [&work, B = grid.block_threads](VertexId v, uint64_t) {
     return twc_path(work.degree[v], B);
   };
-  expect.thread_ok = [&work, grid](const EdgeRun& run) {
+  expect.thread_ok = [&work, grid, map = tile_map(work, grid)](const EdgeRun& run) {
     const uint32_t B = grid.block_threads;
     const uint64_t rank = run.edge - work.edge_begin[run.vertex];
-    const uint64_t block = chunk_block(run.item, grid);
+    const uint64_t block = map.block(run.item);
     switch (twc_path(work.degree[run.vertex], B)) {
       case LoadPath::block: return run.thread == block * B + rank % B;
-      case LoadPath::warp: return run.thread == item_thread(run.item, grid) / 32 * 32 + rank % 32;
+      case LoadPath::warp: return run.thread == map.thread(run.item) / 32 * 32 + rank % 32;
       default: return run.thread / B == block;
     }
   };
@@ -81,6 +90,19 @@ TEST(Twc, MixedBinsInOneChunk) {
   Ledger ledger(work);
   twc_kernel(grid, nullptr, ledger);
   EXPECT_TRUE(contract_holds(ledger, twc_expectations(work, grid)));
+}
+
+// A frontier smaller than the grid's threads is spread over every warp: 128
+// vertices on 16 blocks of 8 warps are one vertex per warp (TWC becomes
+// warp-mapped), not one tile of 128 on the first block.
+TEST(Twc, SmallFrontierTakesOneVertexPerWarp) {
+  const Workload work = mixes::uniform(128, 100);
+  const Grid grid{16, 256};
+  Ledger ledger(work);
+  twc_kernel(grid, nullptr, ledger);
+  EXPECT_TRUE(contract_holds(ledger, twc_expectations(work, grid)));
+  for (VertexId v = 0; v < 128; ++v)
+    EXPECT_EQ(tile_map(work, grid).thread(v), v / 8 * 256 + v % 8 * 32) << "vertex " << v;
 }
 
 // BUG (kernels.cuh, twc_kernel's warp bin): without an Accum there is no

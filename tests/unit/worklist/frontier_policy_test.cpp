@@ -50,6 +50,17 @@ TEST(FrontierPolicy, TheDenseBoundFollowsTheAverageDegree) {
   EXPECT_EQ(FrontierPolicy::dense_edges(uint64_t{1} << 34, 1), ~uint64_t{0});  // no overflow
 }
 
+// The free test the host's policy and the device's DenseRoundCheck share.
+TEST(FrontierPolicy, MayHoldEdgesIsItemsTimesMaxDegreeWithoutOverflow) {
+  EXPECT_TRUE(may_hold_edges(10, 10, 100));
+  EXPECT_FALSE(may_hold_edges(9, 10, 100));
+  EXPECT_TRUE(may_hold_edges(10, 10, 91));
+  EXPECT_FALSE(may_hold_edges(9, 10, 91));
+  EXPECT_TRUE(may_hold_edges(0, 1, 0));
+  EXPECT_TRUE(may_hold_edges(uint64_t{1} << 40, uint64_t{1} << 40, ~uint64_t{0}));
+  EXPECT_FALSE(may_hold_edges(1, uint64_t{1} << 40, ~uint64_t{0}));
+}
+
 // The degree sum is read only when items x max degree could reach the bound.
 TEST(FrontierPolicy, TheDegreeIsComputedOnlyWhenDenseIsPossible) {
   const uint64_t bound = FrontierPolicy::dense_edges(kVertices, kEdges);

@@ -63,6 +63,29 @@ IRGL_HOST_DEVICE TwcBin twc_bin(uint64_t degree, uint32_t block_threads) {
   return TwcBin::fine;
 }
 
+// TWC's tiles: a block takes warps * per_warp frontier items at a time, lane
+// l < per_warp of warp w the item w * per_warp + l of the tile. per_warp is
+// 32 (an item per thread, Merrill et al.'s tile) when the frontier fills the
+// grid's threads and shrinks with the frontier, down to one item per warp,
+// so that a small frontier still reaches every warp of the grid. With whole
+// tiles, 4,884 vertices of degree about 60 (bcsstk16) fill 20 blocks, whose
+// warps walk their 32 vertices' edges one vertex after another while the
+// other blocks idle.
+// (32-bit division below 32 items per warp: a 64-bit one costs the TWC
+// kernel registers.)
+IRGL_HOST_DEVICE uint32_t twc_items_per_warp(uint64_t items, uint32_t grid_warps) {
+  if (items >= uint64_t(grid_warps) * 32 || grid_warps >= (1u << 27)) return 32;
+  const uint32_t small = uint32_t(items);  // below 32 * grid_warps <= 2^32
+  return small <= grid_warps ? 1 : (small + grid_warps - 1) / grid_warps;
+}
+
+// The frontier position thread `lane` of warp `warp` takes in the tile that
+// starts at `tile_base`, or ~0 when the lane has none (lane >= per_warp).
+IRGL_HOST_DEVICE uint64_t twc_tile_item(uint64_t tile_base, uint32_t warp, uint32_t lane,
+                                        uint32_t per_warp) {
+  return lane < per_warp ? tile_base + uint64_t(warp) * per_warp + lane : ~uint64_t{0};
+}
+
 // ALB's inspection: a vertex is huge when its degree exceeds the threshold
 // (default: the number of threads launched, paper 001 section 4.1).
 IRGL_HOST_DEVICE bool alb_is_huge(uint64_t degree, uint64_t threshold) {
@@ -121,9 +144,10 @@ IRGL_HOST_DEVICE IndexRange blocked_atoms(uint64_t thread, uint64_t threads, uin
 // The tile owning `atom`: the largest item with offsets[item] <= atom, where
 // offsets is the exclusive prefix sum of the tiles' atom counts
 // (offsets[0] = 0, `tiles` entries, nondecreasing; empty tiles are skipped).
-// Binary search: ceil(log2(tiles)) steps.
-IRGL_HOST_DEVICE uint64_t owning_tile(const uint64_t* offsets, uint64_t tiles,
-                                             uint64_t atom) {
+// Binary search: ceil(log2(tiles)) steps. Offset is the offsets' type (TWC's
+// packed fine-grained edges of one block fit 32 bits).
+template <class Offset>
+IRGL_HOST_DEVICE uint64_t owning_tile(const Offset* offsets, uint64_t tiles, uint64_t atom) {
   uint64_t low = 0, high = tiles;  // answer in [low, high)
   while (high - low > 1) {
     const uint64_t middle = low + (high - low) / 2;

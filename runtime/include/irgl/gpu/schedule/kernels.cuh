@@ -312,38 +312,54 @@ struct HugeList {
   }
 };
 
-// Each block takes BlockThreads frontier items at a time, a thread each.
+// Each block takes a tile of frontier items, at most one per thread (index.h:
+// twc_items_per_warp spreads small frontiers over every warp of the grid).
 // Vertices with at least BlockThreads edges are processed one after another
 // by the whole block, those with at least 32 by their warp, and the edges of
-// the rest are packed over the block through a prefix sum of their degrees
-// (each edge finds its vertex by binary search in shared memory).
+// the rest (fewer than 32 each) are packed over the block through a prefix
+// sum of their degrees (each edge finds its vertex by binary search in
+// shared memory).
+//
+// Barriers per tile: one for the block bin's election, three per block-bin
+// vertex, one in the scan and, when the tile has fine-grained edges, one
+// before and one after their loop. The shared arrays a tile writes are read
+// again only after the next tile's election barrier, so the tile needs no
+// closing barrier.
 template <int BlockThreads, class Body, class Frontier, class Huge, class Counters>
 __device__ void twc_tiles(Body& body, const Frontier& frontier, const Huge& huge,
                           Counters& counters) {
   using Closure = typename Body::Closure;
   using Accum = typename Body::Accum;
-  using BlockScan = cub::BlockScan<uint64_t, BlockThreads>;
+  constexpr unsigned kWarps = BlockThreads / 32;
+  // Fine-grained degrees are below 32, so a block's packed edges fit 32 bits.
+  using BlockScan = cub::BlockScan<uint32_t, BlockThreads, cub::BLOCK_SCAN_WARP_SCANS>;
   using BlockReduce = cub::BlockReduce<Accum, BlockThreads>;
   __shared__ union {
     typename BlockScan::TempStorage scan;
     typename BlockReduce::TempStorage reduce;
   } temp;
-  __shared__ uint64_t packed_offset[BlockThreads];
+  __shared__ uint32_t packed_offset[BlockThreads];
   __shared__ uint64_t packed_begin[BlockThreads];
   __shared__ VertexId packed_vertex[BlockThreads];
   __shared__ Closure packed_closure[BlockThreads];
   __shared__ Accum packed_accum[Body::kHasAccum ? BlockThreads : 1];
-  __shared__ int block_owner;
+  // Each warp's block-bin candidates, double-buffered: an election writes
+  // one buffer while slower threads may still read the previous one.
+  __shared__ unsigned block_candidates[2][kWarps];
   __shared__ VertexId owner_vertex;
   __shared__ uint64_t owner_begin, owner_end;
   __shared__ Closure owner_closure;
   __shared__ Accum owner_accum;
 
   const auto warp = cg::tiled_partition<32>(cg::this_thread_block());
+  const unsigned warp_index = threadIdx.x / 32, lane = threadIdx.x % 32;
   const uint64_t items = frontier.size();
-  for (uint64_t base = uint64_t(blockIdx.x) * BlockThreads; base < items;
-       base += uint64_t(gridDim.x) * BlockThreads) {
-    const uint64_t i = base + threadIdx.x;
+  const uint32_t per_warp = twc_items_per_warp(items, gridDim.x * kWarps);
+  const uint32_t tile_items = per_warp * kWarps;
+  unsigned election = 0;
+  for (uint64_t base = uint64_t(blockIdx.x) * tile_items; base < items;
+       base += uint64_t(gridDim.x) * tile_items) {
+    const uint64_t i = twc_tile_item(base, warp_index, lane, per_warp);
     VertexId v = 0;
     Closure closure{};
     uint64_t begin = 0, end = 0;
@@ -364,18 +380,18 @@ __device__ void twc_tiles(Body& body, const Frontier& frontier, const Huge& huge
       }
     }
 
-    // Block bin: one vertex at a time, all threads over its edges.
+    // Block bin: one vertex at a time, all threads over its edges; the
+    // lowest-numbered candidate goes first.
     while (true) {
-      if (threadIdx.x == 0) block_owner = -1;
+      unsigned* candidates = block_candidates[election++ & 1];
+      const unsigned mine = warp.ballot(pending && twc_bin(degree, BlockThreads) == TwcBin::block);
+      if (lane == 0) candidates[warp_index] = mine;
       __syncthreads();
-      // The election is an atomic: plain racing stores would pick a winner
-      // too, but are a data race (compute-sanitizer's racecheck reports it).
-      if (pending && twc_bin(degree, BlockThreads) == TwcBin::block)
-        atomicMax(&block_owner, static_cast<int>(threadIdx.x));
-      __syncthreads();
-      const int owner = block_owner;
+      int owner = -1;
+      for (unsigned w = 0; w < kWarps && owner < 0; ++w)
+        if (candidates[w] != 0) owner = int(w * 32 + __ffs(candidates[w]) - 1);
       if (owner < 0) break;
-      if (threadIdx.x == owner) {
+      if (threadIdx.x == unsigned(owner)) {
         owner_vertex = v;
         owner_begin = begin;
         owner_end = end;
@@ -392,12 +408,11 @@ __device__ void twc_tiles(Body& body, const Frontier& frontier, const Huge& huge
         accum = BlockReduce(temp.reduce).Reduce(accum, CombineAccum<Body>());
         if (threadIdx.x == 0) owner_accum = accum;
       }
-      __syncthreads();
-      if (threadIdx.x == owner) {
+      __syncthreads();  // post() comes after all of the vertex's edges
+      if (threadIdx.x == unsigned(owner)) {
         counters.vertex(LoadPath::block);
         body.post(v, closure, Body::kHasAccum ? owner_accum : Body::identity());
       }
-      __syncthreads();
     }
 
     // Warp bin: one vertex at a time per warp.
@@ -408,30 +423,37 @@ __device__ void twc_tiles(Body& body, const Frontier& frontier, const Huge& huge
       const VertexId warp_vertex = warp.shfl(v, leader);
       const Closure warp_closure = shfl_any(warp, closure, leader);
       const uint64_t warp_begin = warp.shfl(begin, leader), warp_end = warp.shfl(end, leader);
-      if (warp.thread_rank() == leader) pending = false;
+      if (lane == leader) pending = false;
       Accum accum = Body::identity();
-      for (uint64_t e = warp_begin + warp.thread_rank(); e < warp_end; e += 32) {
+      for (uint64_t e = warp_begin + lane; e < warp_end; e += 32) {
         body.edge(warp_vertex, e, warp_closure, accum);
         counters.edges(1);
       }
       if constexpr (Body::kHasAccum) accum = reduce_any<Body>(warp, accum);
       else warp.sync();  // post() comes after all of the vertex's edges
-      if (warp.thread_rank() == leader) {
+      if (lane == leader) {
         counters.vertex(LoadPath::warp);
         body.post(v, closure, accum);
       }
     }
 
     // Fine-grained: the remaining edges packed over the block.
-    uint64_t offset = 0, total = 0;
-    BlockScan(temp.scan).ExclusiveSum(pending ? degree : uint64_t{0}, offset, total);
+    uint32_t offset = 0, total = 0;
+    BlockScan(temp.scan).ExclusiveSum(pending ? uint32_t(degree) : 0u, offset, total);
+    if (total == 0) {  // the same in every thread: no barrier to meet
+      if (pending) {
+        counters.vertex(LoadPath::fine);
+        body.post(v, closure, Body::identity());
+      }
+      continue;
+    }
     packed_offset[threadIdx.x] = offset;
     packed_begin[threadIdx.x] = begin;
     packed_vertex[threadIdx.x] = v;
     packed_closure[threadIdx.x] = closure;
     if constexpr (Body::kHasAccum) packed_accum[threadIdx.x] = Body::identity();
     __syncthreads();
-    for (uint64_t k = threadIdx.x; k < total; k += BlockThreads) {
+    for (uint32_t k = threadIdx.x; k < total; k += BlockThreads) {
       const uint64_t owner = owning_tile(packed_offset, BlockThreads, k);
       Accum accum = Body::identity();
       body.edge(packed_vertex[owner], packed_begin[owner] + (k - packed_offset[owner]),
@@ -439,12 +461,11 @@ __device__ void twc_tiles(Body& body, const Frontier& frontier, const Huge& huge
       if constexpr (Body::kHasAccum) Body::atomic_combine(&packed_accum[owner], accum);
       counters.edges(1);
     }
-    __syncthreads();
+    __syncthreads();  // post() comes after all of the vertex's edges
     if (pending) {
       counters.vertex(LoadPath::fine);
       body.post(v, closure, Body::kHasAccum ? packed_accum[threadIdx.x] : Body::identity());
     }
-    __syncthreads();
   }
 }
 

@@ -12,6 +12,7 @@
 #include "irgl/gpu/host_device.h"
 #include "irgl/gpu/scratch_buffer.h"
 #include "irgl/gpu/worklist/dense_bitmap.cuh"
+#include "irgl/gpu/worklist/frontier_policy.h"
 #include "irgl/gpu/worklist/sparse_queue.cuh"
 
 namespace irgl::gpu {
@@ -124,15 +125,19 @@ struct DenseRoundCheck {
   // Block-collective: every thread of the block calls it and gets the
   // answer; every block of a grid gets the same one (the same samples).
   // Free when size * max_degree < edges; else one sample of up to
-  // FrontierStats::kDegreeSamples items per block.
+  // FrontierStats::kDegreeSamples items per block, all of a thread's loads
+  // in flight at once (two dependent loads' latency, about 1 us).
   template <int BlockThreads>
   __device__ bool reached(const SparseQueueView& queue, uint64_t size) const {
-    if (edges == 0 || size == 0 || size < (edges + max_degree - 1) / max_degree) return false;
+    if (edges == 0 || size == 0 || !may_hold_edges(size, max_degree, edges)) return false;
     const uint64_t samples = FrontierStats::degree_samples(size);
+    constexpr int kPerThread = int(FrontierStats::kDegreeSamples + BlockThreads - 1) / BlockThreads;
     unsigned long long sampled = 0;
-#pragma unroll 4
-    for (uint64_t s = threadIdx.x; s < samples; s += BlockThreads)
-      sampled += FrontierStats::sampled_degree(queue, size, offsets, s);
+#pragma unroll
+    for (int j = 0; j < kPerThread; ++j) {
+      const uint64_t s = threadIdx.x + uint64_t(j) * BlockThreads;
+      if (s < samples) sampled += FrontierStats::sampled_degree(queue, size, offsets, s);
+    }
     using Reduce = cub::BlockReduce<unsigned long long, BlockThreads>;
     __shared__ typename Reduce::TempStorage storage;
     __shared__ bool block_answer;

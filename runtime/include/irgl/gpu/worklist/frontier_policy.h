@@ -38,6 +38,8 @@
 #include <string>
 #include <vector>
 
+#include "irgl/gpu/host_device.h"
+
 namespace irgl::gpu {
 
 enum class FrontierForm : uint8_t { sparse, unique, dense, sweep };
@@ -58,6 +60,14 @@ std::optional<FrontierMode> parse_frontier_mode(const std::string& text);
 // The process-wide mode of every pipe (a program's --frontier option;
 // auto by default).
 FrontierMode& frontier_mode();
+
+// Whether `items` vertices of at most `max_degree` (> 0) edges each can hold
+// `edges` edges: items * max_degree >= edges, without overflowing the
+// product. The free test before a degree sum, on the host (needs_degree_sum)
+// and in a persistent kernel (DenseRoundCheck).
+IRGL_HOST_DEVICE bool may_hold_edges(uint64_t items, uint64_t max_degree, uint64_t edges) {
+  return items >= edges / max_degree + (edges % max_degree != 0);
+}
 
 // What the host knows about the graph and a round's input when it picks the
 // output form.
