@@ -113,6 +113,19 @@ TEST(AlbInspection, DefaultThresholdIsTheThreadsLaunched) {
   EXPECT_TRUE(contract_holds(ledger));
 }
 
+// Grids of more threads than the cap (an H100 launches 270,336) use the cap.
+TEST(AlbInspection, DefaultThresholdIsCappedOnLargeGrids) {
+  const Grid grid{80, 256};  // 20,480 threads
+  const Workload work = mixes::bin_boundaries(256, kAlbDefaultThresholdCap);
+  Ledger ledger(work);
+  const AlbRun run = alb_schedule(grid, {}, ledger);
+  EXPECT_EQ(run.threshold, kAlbDefaultThresholdCap);
+  EXPECT_TRUE(run.inspected);
+  for (VertexId v : run.huge_vertices) EXPECT_EQ(work.degree[v], kAlbDefaultThresholdCap + 1);
+  EXPECT_EQ(run.huge_count, 3u);
+  EXPECT_TRUE(contract_holds(ledger));
+}
+
 TEST(AlbInspection, SkippedWhenNoVertexCanBeHuge) {
   const Grid grid{4, 256};
   for (const Workload& work : {mixes::all_tiles_empty(500), mixes::uniform(800, 1024),

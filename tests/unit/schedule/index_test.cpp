@@ -110,8 +110,10 @@ TEST(Alb, HugeMeansAboveTheThreshold) {
   EXPECT_FALSE(alb_is_huge(~uint64_t{0} - 1, kAlbDefaultThreshold));
 }
 
-TEST(Alb, ThresholdDefaultsToThreadsLaunchedAndKeepsZero) {
-  EXPECT_EQ(alb_threshold(kAlbDefaultThreshold, 132 * 2048), 132u * 2048);
+TEST(Alb, ThresholdDefaultsToThreadsLaunchedCappedAndKeepsZero) {
+  EXPECT_EQ(alb_threshold(kAlbDefaultThreshold, 132 * 2048), kAlbDefaultThresholdCap);
+  EXPECT_EQ(alb_threshold(kAlbDefaultThreshold, 16 * 256), 16u * 256);  // a small GPU
+  EXPECT_EQ(alb_threshold(kAlbDefaultThreshold, kAlbDefaultThresholdCap), kAlbDefaultThresholdCap);
   EXPECT_EQ(alb_threshold(0, 132 * 2048), 0u);  // not "the default"
   EXPECT_EQ(alb_threshold(1, 132 * 2048), 1u);
   EXPECT_EQ(alb_threshold(5 * k2to32, 1024), 5 * k2to32);

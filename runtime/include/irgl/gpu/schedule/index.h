@@ -87,7 +87,7 @@ IRGL_HOST_DEVICE uint64_t twc_tile_item(uint64_t tile_base, uint32_t warp, uint3
 }
 
 // ALB's inspection: a vertex is huge when its degree exceeds the threshold
-// (default: the number of threads launched, paper 001 section 4.1).
+// (default: alb_threshold below).
 IRGL_HOST_DEVICE bool alb_is_huge(uint64_t degree, uint64_t threshold) {
   return degree > threshold;
 }
@@ -96,11 +96,21 @@ IRGL_HOST_DEVICE bool alb_is_huge(uint64_t degree, uint64_t threshold) {
 // 0 is meaningful (every vertex with an edge is huge, paper 001 section 4.1).
 inline constexpr uint64_t kAlbDefaultThreshold = ~uint64_t{0};
 
+// The default threshold's cap: 64 block-bin steps of a 256-thread block.
+inline constexpr uint64_t kAlbDefaultThresholdCap = 16384;
+
 // ALB's threshold: `requested`, or by default the number of threads the TWC
-// kernel launches (with the cyclic distribution, a warp's binary searches
-// then follow at most two paths).
+// kernel launches (paper 001 section 4.1: with the cyclic distribution, a
+// warp's binary searches then follow at most two paths), capped at
+// kAlbDefaultThresholdCap. The cap: web graphs cluster hubs of a few
+// thousand edges in a few TWC tiles, whose blocks walk them one after
+// another; on an H100 (270,336 threads launched) cc took 9.47 ms on
+// cnr-2000 and 4.88 on uk-2007-05-100000 at the threads launched, 4.23 and
+// 2.63 at the cap, while RMAT 24 bfs, sssp and cc were 3-6% faster at the cap
+// and no measured cell slower beyond noise (docs/performance.md).
 IRGL_HOST_DEVICE uint64_t alb_threshold(uint64_t requested, uint64_t threads_launched) {
-  return requested == kAlbDefaultThreshold ? threads_launched : requested;
+  if (requested != kAlbDefaultThreshold) return requested;
+  return threads_launched < kAlbDefaultThresholdCap ? threads_launched : kAlbDefaultThresholdCap;
 }
 
 // Whether ALB inspects at all: only when some vertex can be huge, so graphs
