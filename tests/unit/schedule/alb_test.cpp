@@ -113,17 +113,22 @@ TEST(AlbInspection, DefaultThresholdIsTheThreadsLaunched) {
   EXPECT_TRUE(contract_holds(ledger));
 }
 
-// Grids of more threads than the cap (an H100 launches 270,336) use the cap.
-TEST(AlbInspection, DefaultThresholdIsCappedOnLargeGrids) {
+// Grids of more threads than the cap (an H100 launches 270,336) use the cap
+// for loops without accumulators; accumulating loops keep the threads
+// launched (a hub's spread edges would each end in an atomic on its
+// accumulator).
+TEST(AlbInspection, DefaultThresholdIsCappedOnLargeGridsWithoutAccumulators) {
   const Grid grid{80, 256};  // 20,480 threads
   const Workload work = mixes::bin_boundaries(256, kAlbDefaultThresholdCap);
-  Ledger ledger(work);
-  const AlbRun run = alb_schedule(grid, {}, ledger);
-  EXPECT_EQ(run.threshold, kAlbDefaultThresholdCap);
-  EXPECT_TRUE(run.inspected);
-  for (VertexId v : run.huge_vertices) EXPECT_EQ(work.degree[v], kAlbDefaultThresholdCap + 1);
-  EXPECT_EQ(run.huge_count, 3u);
-  EXPECT_TRUE(contract_holds(ledger));
+  for (bool has_accum : {false, true}) {
+    Ledger ledger(work, BodyTraits{has_accum});
+    const AlbRun run = alb_schedule(grid, {}, ledger);
+    const uint64_t threshold = has_accum ? grid.threads() : kAlbDefaultThresholdCap;
+    EXPECT_EQ(run.threshold, threshold) << "accumulator " << has_accum;
+    for (VertexId v : run.huge_vertices) EXPECT_GT(work.degree[v], threshold);
+    EXPECT_EQ(run.huge_count, has_accum ? 0u : 3u);
+    EXPECT_TRUE(contract_holds(ledger));
+  }
 }
 
 TEST(AlbInspection, SkippedWhenNoVertexCanBeHuge) {

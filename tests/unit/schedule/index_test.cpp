@@ -111,12 +111,18 @@ TEST(Alb, HugeMeansAboveTheThreshold) {
 }
 
 TEST(Alb, ThresholdDefaultsToThreadsLaunchedCappedAndKeepsZero) {
-  EXPECT_EQ(alb_threshold(kAlbDefaultThreshold, 132 * 2048), kAlbDefaultThresholdCap);
-  EXPECT_EQ(alb_threshold(kAlbDefaultThreshold, 16 * 256), 16u * 256);  // a small GPU
-  EXPECT_EQ(alb_threshold(kAlbDefaultThreshold, kAlbDefaultThresholdCap), kAlbDefaultThresholdCap);
-  EXPECT_EQ(alb_threshold(0, 132 * 2048), 0u);  // not "the default"
-  EXPECT_EQ(alb_threshold(1, 132 * 2048), 1u);
-  EXPECT_EQ(alb_threshold(5 * k2to32, 1024), 5 * k2to32);
+  for (bool accumulates : {false, true}) {
+    EXPECT_EQ(alb_threshold(kAlbDefaultThreshold, 16 * 256, accumulates), 16u * 256);  // small GPU
+    EXPECT_EQ(alb_threshold(0, 132 * 2048, accumulates), 0u);  // not "the default"
+    EXPECT_EQ(alb_threshold(1, 132 * 2048, accumulates), 1u);
+    EXPECT_EQ(alb_threshold(5 * k2to32, 1024, accumulates), 5 * k2to32);
+  }
+  EXPECT_EQ(alb_threshold(kAlbDefaultThreshold, 132 * 2048, false), kAlbDefaultThresholdCap);
+  EXPECT_EQ(alb_threshold(kAlbDefaultThreshold, kAlbDefaultThresholdCap, false),
+            kAlbDefaultThresholdCap);
+  // Accumulating loops keep the threads launched (a hub's edges spread over
+  // the grid would end in one atomic per thread on its accumulator).
+  EXPECT_EQ(alb_threshold(kAlbDefaultThreshold, 132 * 2048, true), 132u * 2048);
 }
 
 TEST(Alb, InspectsOnlyWhenSomeVertexCanBeHuge) {

@@ -470,7 +470,7 @@ void edge_balanced_schedule(const Grid& grid, bool merge_path, Distribution dist
 AlbRun alb_schedule(const Grid& grid, const AlbOptions& options, Ledger& ledger) {
   const Workload& work = ledger.work();
   AlbRun run;
-  run.threshold = alb_threshold(options.threshold, grid.threads());
+  run.threshold = alb_threshold(options.threshold, grid.threads(), ledger.traits().has_accum);
   if (!alb_inspects(work.max_degree(), run.threshold)) {
     twc_kernel(grid, nullptr, ledger);
     return run;

@@ -273,7 +273,7 @@ struct InGrid<Alb<B>> {
                                const RunOptions& options, const OutlineShape& shape) {
     GridItems<Body> grid_items;
     if constexpr (Body::kHasEdges) {
-      grid_items.alb_threshold = alb_threshold_of(options, shape.grid_threads);
+      grid_items.alb_threshold = alb_threshold_of(options, shape.grid_threads, Body::kHasAccum);
       grid_items.alb_distribution = alb_distribution_of(options);
       grid_items.alb_inspects = alb_inspects(body.max_degree(), grid_items.alb_threshold);
       if (grid_items.alb_inspects) {

@@ -62,9 +62,10 @@ AlbOverrides& alb_overrides();
 
 // A launch's ALB parameters: the run-time override, else the launch site's
 // option; the default threshold is the threads the kernel launches.
-inline uint64_t alb_threshold_of(const RunOptions& options, uint64_t threads_launched) {
+inline uint64_t alb_threshold_of(const RunOptions& options, uint64_t threads_launched,
+                                 bool accumulates) {
   return alb_threshold(alb_overrides().threshold.value_or(options.alb_threshold),
-                       threads_launched);
+                       threads_launched, accumulates);
 }
 inline Distribution alb_distribution_of(const RunOptions& options) {
   return alb_overrides().distribution.value_or(options.alb_distribution);
@@ -295,7 +296,7 @@ struct Alb : EdgePolicy<B, Alb<B>> {
                         const RunOptions& options) {
     const auto twc_inspecting = twc_kernel<B, Body, Frontier, HugeList<Body>, Counters>;
     const uint64_t threshold =
-        alb_threshold_of(options, uint64_t(state.grid(twc_inspecting, B)) * B);
+        alb_threshold_of(options, uint64_t(state.grid(twc_inspecting, B)) * B, Body::kHasAccum);
     if (!alb_inspects(body.max_degree(), threshold)) {  // no vertex can be huge: plain TWC
       Twc<B>::run(body, frontier, state, options);
       return;
