@@ -140,7 +140,8 @@ int compile(int argc, char** argv) {
        ("schedule of every edge loop without a '#pragma irgl schedule': " +
         irglc::schedule_names() + " (default: alb)").c_str())
       ("alb-threshold", po::value(&options.alb_threshold),
-       "ALB: degree above which a vertex is huge (default: the threads launched, at most 16384)")
+       "ALB: degree above which a vertex is huge (default: the threads launched, at most "
+       "16384 in loops without accumulators)")
       ("alb-distribution", po::value(&options.alb_distribution), "ALB: cyclic or blocked")
       ("instrument", po::value(&options.instrument)->default_value(options.instrument),
        "load: the program records each kernel launch's per-block edge counts and vertices per "

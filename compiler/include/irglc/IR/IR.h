@@ -78,7 +78,7 @@ enum class AlbDistribution { cyclic, blocked };
 struct Schedule {
   ScheduleKind kind = ScheduleKind::thread;
   unsigned group_size = 0;                  // for group
-  std::optional<uint64_t> alb_threshold;    // for alb; default: threads launched, at most 16384
+  std::optional<uint64_t> alb_threshold;    // for alb; default: index.h alb_threshold()
   bool alb_threshold_for_varying_work = false;  // chosen by irglc (EdgeLoop::work_per_edge_varies)
   AlbDistribution alb_distribution = AlbDistribution::cyclic;
 
