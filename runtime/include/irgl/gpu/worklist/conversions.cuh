@@ -132,8 +132,8 @@ struct DenseRoundCheck {
   // Block-collective: every thread of the block calls it and gets the
   // answer; every block of a grid gets the same one (the same samples).
   // Free when size * max_degree < edges; else one sample of up to
-  // FrontierStats::kDegreeSamples items per block, all of a thread's loads
-  // in flight at once (two dependent loads' latency, about 1 us).
+  // FrontierStats::kDegreeSamples items per block, the loop unrolled so
+  // that a thread's loads can all be in flight at once.
   template <int BlockThreads>
   __device__ bool reached(const SparseQueueView& queue, uint64_t size) const {
     if (edges == 0 || size == 0 || !may_hold_edges(size, max_degree, edges)) return false;
