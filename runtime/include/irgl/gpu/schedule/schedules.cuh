@@ -45,7 +45,8 @@ void store_count(unsigned long long* count, uint64_t value, cudaStream_t stream)
 struct RunOptions {
   cudaStream_t stream = 0;
   // ALB: the degree above which a vertex is huge; by default the number of
-  // threads the TWC kernel launches (index.h: alb_threshold).
+  // threads the TWC kernel launches, capped in loops without accumulators
+  // (index.h: alb_threshold).
   uint64_t alb_threshold = kAlbDefaultThreshold;
   Distribution alb_distribution = Distribution::cyclic;
   const char* kernel_name = "";  // for the load log (instrumented States)
@@ -61,7 +62,8 @@ struct AlbOverrides {
 AlbOverrides& alb_overrides();
 
 // A launch's ALB parameters: the run-time override, else the launch site's
-// option; the default threshold is the threads the kernel launches.
+// option; the default threshold is index.h's alb_threshold() (the threads
+// the kernel launches, capped where the Body does not accumulate).
 inline uint64_t alb_threshold_of(const RunOptions& options, uint64_t threads_launched,
                                  bool accumulates) {
   return alb_threshold(alb_overrides().threshold.value_or(options.alb_threshold),

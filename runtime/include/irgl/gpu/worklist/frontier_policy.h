@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "irgl/gpu/host_device.h"
+#include "irgl/gpu/schedule/index.h"
 
 namespace irgl::gpu {
 
@@ -66,7 +67,7 @@ FrontierMode& frontier_mode();
 // product. The free test before a degree sum, on the host (needs_degree_sum)
 // and in a persistent kernel (DenseRoundCheck).
 IRGL_HOST_DEVICE bool may_hold_edges(uint64_t items, uint64_t max_degree, uint64_t edges) {
-  return items >= edges / max_degree + (edges % max_degree != 0);
+  return items >= schedule::ceil_div(edges, max_degree);
 }
 
 // What the host knows about the graph and a round's input when it picks the
