@@ -41,6 +41,26 @@ std::string grid_frontier(const Step& step, const std::string& pipe) {
   return "schedule::WorklistItems{in}";
 }
 
+// kRunsAlb and alb_inspects(): with an ALB step the persistent kernel is
+// built twice, and the host launches the one without ALB's inspection
+// when no step can find a huge vertex (schedule/outline.cuh).
+void write_alb_members(CodeWriter& out, const std::vector<Step>& steps) {
+  std::string inspects;
+  for (const Step& step : steps) {
+    const auto& edge_loop = step.kernel->loop.edge_loop;
+    if (!edge_loop || edge_loop->schedule.kind != ScheduleKind::alb) continue;
+    if (!inspects.empty()) inspects += " || ";
+    inspects += step.member + "_items.alb_inspects";
+  }
+  if (inspects.empty()) {
+    out.line("static constexpr bool kRunsAlb = false;");
+    return;
+  }
+  out.comment("A step runs ALB: its kernel without the inspection (TWC's code) runs when no vertex can be huge.");
+  out.line("static constexpr bool kRunsAlb = true;");
+  out.line("bool alb_inspects() const { return " + inspects + "; }");
+}
+
 void write_rounds_struct(CodeWriter& out, const Module& module, const HostStmt& loop,
                          const BackendOptions& options) {
   const std::vector<Step> steps = steps_of(module, loop);
@@ -53,9 +73,10 @@ void write_rounds_struct(CodeWriter& out, const Module& module, const HostStmt& 
     out.line(body_name(*step.kernel) + " " + step.member + ";  // " + where(step.launch->loc));
     out.line("schedule::GridItems<" + body_name(*step.kernel) + "> " + step.member + "_items;");
   }
+  write_alb_members(out, steps);
   out.line();
-  out.line("template <int BlockThreads>");
-  out.line("__device__ void round(const schedule::GridRound& grid, const irgl::gpu::SparseQueueView& in,");
+  out.line("template <int BlockThreads, class Grid>");
+  out.line("__device__ void round(const Grid& grid, const irgl::gpu::SparseQueueView& in,");
   out.open("                      const irgl::gpu::SparseQueueView& out) {");
   for (size_t s = 0; s < steps.size(); ++s) {
     const Step& step = steps[s];

@@ -36,8 +36,11 @@ struct ExpandRounds {
   ExpandBody expand;
   GridItems<ExpandBody> items;
 
-  template <int B>
-  __device__ void round(const GridRound& grid, const SparseQueueView& in, const SparseQueueView& out) {
+  static constexpr bool kRunsAlb = std::is_same_v<Policy, Alb<kThreads>>;
+  bool alb_inspects() const { return items.alb_inspects; }
+
+  template <int B, class Grid>
+  __device__ void round(const Grid& grid, const SparseQueueView& in, const SparseQueueView& out) {
     expand.frontier = Worklist{in};
     expand.next = Worklist{out};
     InGrid<Policy>::run(grid, expand, WorklistItems{in}, items);
@@ -136,6 +139,39 @@ TEST(Outline, AlbBfsSetsHugeVerticesAsideInTheSameKernel) {
   check_outlined_bfs<Alb<kThreads>>({"threshold 8, blocked", OutlineMode::persistent, 8,
                                      Distribution::blocked, 0});
   check_outlined_bfs<Alb<kThreads>>({"threshold 0", OutlineMode::graph, 0, Distribution::cyclic, 0});
+  // The same loop back to the kernel without the inspection (the graph's node changes kernel).
+  check_outlined_bfs<Alb<kThreads>>(kGraph);
+}
+
+// A loop with an ALB step launches the kernel built without ALB's
+// inspection (TWC's code) when no vertex can be huge, the full one when
+// some can; other loops have only the former.
+TEST(Outline, AlbRunsTheLeanKernelWhenNoVertexCanBeHuge) {
+  IRGL_REQUIRE_GPU();
+  const CsrGraph host = skewed_graph();
+  const DeviceGraph device(host);
+  Pipe pipe(host.num_edges() + host.num_vertices());
+  static OutlinedLoop<kThreads, ExpandRounds<Alb<kThreads>>> loop;
+  static State<ExpandBody> state;
+  ExpandRounds<Alb<kThreads>> rounds;
+  rounds.expand.g = irgl::lang::view_of(device);
+  const auto kernel = [](bool inspects) {
+    return inspects
+               ? reinterpret_cast<const void*>(outlined_pipe_kernel<kThreads, ExpandRounds<Alb<kThreads>>, true>)
+               : reinterpret_cast<const void*>(outlined_pipe_kernel<kThreads, ExpandRounds<Alb<kThreads>>, false>);
+  };
+  RunOptions options;
+  for (uint64_t threshold : {uint64_t{8}, kAlbDefaultThreshold}) {
+    SCOPED_TRACE(threshold);
+    options.alb_threshold = threshold;
+    rounds.items = InGrid<Alb<kThreads>>::items(rounds.expand, state, options, loop.shape(pipe));
+    const bool can_be_huge = rounds.expand.max_degree() > threshold;
+    EXPECT_EQ(rounds.items.alb_inspects, can_be_huge);
+    EXPECT_EQ(loop.kernel_for(rounds), kernel(can_be_huge));
+  }
+  static OutlinedLoop<kThreads, ExpandRounds<Twc<kThreads>>> twc_loop;
+  EXPECT_EQ(twc_loop.kernel_for(ExpandRounds<Twc<kThreads>>{}),
+            reinterpret_cast<const void*>(outlined_pipe_kernel<kThreads, ExpandRounds<Twc<kThreads>>, false>));
 }
 
 // A BFS from vertex 5 of the skewed graph as an outlined ALB loop, for the

@@ -17,8 +17,10 @@
 //
 //   struct MyRounds {                       // one per loop (irglc writes it)
 //     MyBody body;  GridItems<MyBody> items;
-//     template <int B> __device__ void round(const GridRound& grid,
-//                                            SparseQueueView in, SparseQueueView out) {
+//     static constexpr bool kRunsAlb = true;  // a step runs ALB: two kernels (below)
+//     bool alb_inspects() const { return items.alb_inspects; }
+//     template <int B, class Grid> __device__ void round(const Grid& grid,
+//                                                        SparseQueueView in, SparseQueueView out) {
 //       body.frontier = in; body.next = out;
 //       InGrid<Alb<B>>::run(grid, body, WorklistItems{in}, items);
 //     }
@@ -26,6 +28,12 @@
 //   static OutlinedLoop<256, MyRounds> loop;
 //   MyRounds rounds{body, InGrid<Alb<256>>::items(body, state, options, loop.shape(pipe))};
 //   uint64_t done = loop.run(rounds, pipe, OutlineMode::persistent);
+//
+// A loop with an ALB step gets its persistent kernel built twice: with ALB's
+// inspection and huge-vertex phase, and without them (TWC's code, registers
+// and occupancy). The host launches the lean one when no step can find a
+// huge vertex (the graph's maximum degree is within the threshold: roads,
+// grids), so that ALB costs nothing over TWC there.
 //
 // OutlineMode::graph runs the same device code one round per launch, from a
 // CUDA graph whose conditional while-node repeats the round kernel until
@@ -37,6 +45,7 @@
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
@@ -69,11 +78,22 @@ OutlineMode& outline_mode();
 // What every thread of a persistent kernel shares: grid-wide barriers and
 // scratch for grid-wide prefix sums.
 struct GridRound {
+  // Whether this kernel holds ALB's inspection and huge-vertex phase; true
+  // here, so that a round() taking a plain GridRound keeps them.
+  static constexpr bool kAlbInspects = true;
   uint64_t* block_sums = nullptr;  // one entry per block
 
 #if defined(__CUDACC__)
   __device__ void sync() const { cooperative_groups::this_grid().sync(); }
 #endif
+};
+
+// The GridRound a persistent kernel passes to its rounds: whether it was
+// built with ALB's inspection is part of the type, so that InGrid<Alb>
+// compiles to plain TWC in the lean kernel.
+template <bool AlbInspects>
+struct AlbGridRound : GridRound {
+  static constexpr bool kAlbInspects = AlbInspects;
 };
 
 // What the host tells a persistent kernel about a loop.
@@ -290,26 +310,39 @@ struct InGrid<Alb<B>> {
   }
 
 #if defined(__CUDACC__)
-  template <class Body, class Frontier>
-  __device__ static void run(const GridRound& grid, Body& body, const Frontier& frontier,
+  // Grid: a GridRound; Grid::kAlbInspects false leaves only TWC's code.
+  template <class Grid, class Body, class Frontier>
+  __device__ static void run(const Grid& grid, Body& body, const Frontier& frontier,
                              const GridItems<Body>& grid_items) {
     grid_step<B>(body, frontier, [&](NoLoadCounters& counters) {
-      const ItemArrays<Body>& items = grid_items.items;
-      if (!grid_items.alb_inspects) {  // no vertex can be huge: plain TWC
-        twc_tiles<B>(body, frontier, NoHugeList{}, counters);
-        return;
+      if constexpr (Grid::kAlbInspects) {
+        if (grid_items.alb_inspects) {
+          inspecting_round(grid, body, frontier, grid_items, counters);
+          return;
+        }
       }
-      twc_tiles<B>(body, frontier,
-                   huge_list_over(items, grid_items.alb_threshold, grid_items.counter), counters);
-      grid.sync();
-      const uint64_t count = min(uint64_t(*grid_items.counter), items.capacity);
-      if (count == 0) return;  // the same value in every thread: a uniform branch
-      if constexpr (Body::kHasPost || Body::kHasAccum)
-        for (uint64_t i = global_thread(); i < count; i += grid_threads()) items.active[i] = 1;
-      edge_balanced_in_grid<B>(grid, body, items, count, false, grid_items.alb_distribution);
-      // Every thread read the count before the scan's barrier.
-      if (global_thread() == 0) *grid_items.counter = 0;
+      twc_tiles<B>(body, frontier, NoHugeList{}, counters);  // no vertex can be huge: plain TWC
     });
+  }
+
+ private:
+  // TWC with the inspection; the vertices it set aside have their edges
+  // spread over the grid after a barrier.
+  template <class Body, class Frontier>
+  __device__ static void inspecting_round(const GridRound& grid, Body& body, const Frontier& frontier,
+                                          const GridItems<Body>& grid_items,
+                                          NoLoadCounters& counters) {
+    const ItemArrays<Body>& items = grid_items.items;
+    twc_tiles<B>(body, frontier, huge_list_over(items, grid_items.alb_threshold, grid_items.counter),
+                 counters);
+    grid.sync();
+    const uint64_t count = min(uint64_t(*grid_items.counter), items.capacity);
+    if (count == 0) return;  // the same value in every thread: a uniform branch
+    if constexpr (Body::kHasPost || Body::kHasAccum)
+      for (uint64_t i = global_thread(); i < count; i += grid_threads()) items.active[i] = 1;
+    edge_balanced_in_grid<B>(grid, body, items, count, false, grid_items.alb_distribution);
+    // Every thread read the count before the scan's barrier.
+    if (global_thread() == 0) *grid_items.counter = 0;
   }
 #endif
 };
@@ -353,11 +386,13 @@ struct OutlinedPipe {
 // Runs up to max_rounds rounds of `rounds`, from round control->rounds, with
 // a grid barrier after each, while rounds run here (runs_here). With
 // `signal`, sets the CUDA graph's condition to whether the next one does.
-template <int BlockThreads, class Rounds>
+// AlbInspects: whether ALB's inspection is compiled in (AlbGridRound).
+template <int BlockThreads, class Rounds, bool AlbInspects>
 __global__ void __launch_bounds__(BlockThreads)
     outlined_pipe_kernel(Rounds rounds, OutlinedPipe pipe, uint64_t max_rounds, bool signal,
                          cudaGraphConditionalHandle condition) {
-  const GridRound grid{pipe.block_sums};
+  AlbGridRound<AlbInspects> grid;
+  grid.block_sums = pipe.block_sums;
   uint64_t round = pipe.control->rounds;
   bool next_here = pipe.template runs_here<BlockThreads>(round);
   for (uint64_t done = 0; done < max_rounds && next_here; ++done) {
@@ -394,6 +429,8 @@ struct RoundGraph {
 }  // namespace detail
 
 // The host side of one outlined loop (a static per loop in generated code).
+// Rounds: round<B>(grid, in, out) on the device (as in the file's comment),
+// `static constexpr bool kRunsAlb`, and with it `bool alb_inspects() const`.
 template <int BlockThreads, class Rounds>
 class OutlinedLoop {
  public:
@@ -403,10 +440,12 @@ class OutlinedLoop {
   ~OutlinedLoop() { graph_.destroy(); }
 
   // The persistent kernel's grid (all blocks resident), its threads and the
-  // pipe's capacity, for the policies' InGrid<...>::items().
+  // pipe's capacity, for the policies' InGrid<...>::items(). The threads are
+  // those of the kernel that inspects, when the loop runs ALB: its
+  // threshold is a property of that grid.
   OutlineShape shape(const Pipe& pipe) {
     OutlineShape shape;
-    shape.grid_threads = threads();
+    shape.grid_threads = threads(Rounds::kRunsAlb);
     shape.pipe_capacity = pipe.capacity();
     shape.chunk_items = std::max<uint64_t>(shape.grid_threads * 16, 1u << 20);
     if (shape.chunk_items > pipe.capacity()) shape.chunk_items = pipe.capacity();
@@ -430,12 +469,14 @@ class OutlinedLoop {
   uint64_t run(const Rounds& rounds, Pipe& pipe, OutlineMode mode,
                const std::function<uint64_t()>& host_round = {},
                const DenseRoundCheck& dense = {}) {
+    const bool inspects = alb_inspects(rounds);
     const bool hand_over = mode == OutlineMode::automatic && host_round;
-    const uint64_t heavy = hand_over ? (heavy_items_ ? heavy_items_ : threads()) : ~uint64_t{0};
+    const uint64_t heavy =
+        hand_over ? (heavy_items_ ? heavy_items_ : threads(inspects)) : ~uint64_t{0};
     uint64_t device_rounds = 0;
     for (;;) {
-      const OutlineControl& control =
-          run_on_device(rounds, pipe, mode, heavy, hand_over ? dense : DenseRoundCheck{});
+      const OutlineControl& control = run_on_device(rounds, inspects, pipe, mode, heavy,
+                                                    hand_over ? dense : DenseRoundCheck{});
       device_rounds += control.rounds;
       const QueueCounters& next = control.queues[control.rounds % 3];
       if (next.overflow) throw std::runtime_error(overflow_message(next.pushed, pipe.capacity()));
@@ -457,20 +498,35 @@ class OutlinedLoop {
   // host (0: the persistent grid's threads, the default). For tests.
   void set_heavy_items(uint64_t items) { heavy_items_ = items; }
 
+  // The persistent kernel run() launches for `rounds`: built without ALB's
+  // inspection unless a step of the rounds can find a huge vertex.
+  static const void* kernel_for(const Rounds& rounds) { return kernel(alb_inspects(rounds)); }
+
  private:
-  uint64_t threads() { return uint64_t(blocks()) * BlockThreads; }
-  unsigned blocks() {
-    if (blocks_ == 0)
-      blocks_ = resident_grid(reinterpret_cast<const void*>(outlined_pipe_kernel<BlockThreads, Rounds>),
-                              BlockThreads);
-    return blocks_;
+  // Whether the kernel with ALB's inspection must run: some ALB step can
+  // find a huge vertex.
+  static bool alb_inspects(const Rounds& rounds) {
+    if constexpr (Rounds::kRunsAlb) return rounds.alb_inspects();
+    return false;
+  }
+  static const void* kernel(bool inspects) {
+    if constexpr (Rounds::kRunsAlb)
+      if (inspects) return reinterpret_cast<const void*>(outlined_pipe_kernel<BlockThreads, Rounds, true>);
+    return reinterpret_cast<const void*>(outlined_pipe_kernel<BlockThreads, Rounds, false>);
+  }
+  uint64_t threads(bool inspects) { return uint64_t(blocks(inspects)) * BlockThreads; }
+  unsigned blocks(bool inspects) {
+    unsigned& blocks = blocks_[inspects];
+    if (blocks == 0) blocks = resident_grid(kernel(inspects), BlockThreads);
+    return blocks;
   }
 
   // Device rounds from the pipe's input until it is empty, heavier than
   // `heavy` items or has the edges `dense` asks for; returns the control
   // block, copied to the host.
-  const OutlineControl& run_on_device(const Rounds& rounds, Pipe& pipe, OutlineMode mode,
-                                      uint64_t heavy, const DenseRoundCheck& dense) {
+  const OutlineControl& run_on_device(const Rounds& rounds, bool inspects, Pipe& pipe,
+                                      OutlineMode mode, uint64_t heavy,
+                                      const DenseRoundCheck& dense) {
     cudaStream_t stream = pipe.stream();
     prepare();
     OutlinedPipe view;
@@ -484,17 +540,16 @@ class OutlinedLoop {
     IRGL_CUDA_CHECK(cudaMemsetAsync(view.control, 0, sizeof(OutlineControl), stream));
     IRGL_CUDA_CHECK(cudaMemcpyAsync(&view.control->queues[0], pipe.in().counters,
                                     sizeof(QueueCounters), cudaMemcpyDeviceToDevice, stream));
-    const auto kernel = outlined_pipe_kernel<BlockThreads, Rounds>;
     if (mode == OutlineMode::graph) {
-      launch_graph(reinterpret_cast<const void*>(kernel), rounds, view, stream);
+      launch_graph(inspects, rounds, view, stream);
     } else {
       uint64_t max_rounds = ~uint64_t{0};
       bool signal = false;
       cudaGraphConditionalHandle condition = 0;
       Rounds rounds_arg = rounds;
       void* args[] = {&rounds_arg, &view, &max_rounds, &signal, &condition};
-      IRGL_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel),
-                                                  blocks(), BlockThreads, args, 0, stream));
+      IRGL_CUDA_CHECK(cudaLaunchCooperativeKernel(kernel(inspects), blocks(inspects), BlockThreads,
+                                                  args, 0, stream));
       IRGL_CUDA_CHECK_LAUNCH();
     }
     IRGL_CUDA_CHECK(cudaMemcpyAsync(host_control_.data(), view.control, sizeof(OutlineControl),
@@ -507,26 +562,27 @@ class OutlinedLoop {
     if (control_.empty()) {
       control_ = DeviceBuffer<OutlineControl>(1);
       host_control_ = PinnedBuffer<OutlineControl>(1);
-      block_sums_ = DeviceBuffer<uint64_t>(blocks());
+      block_sums_ = DeviceBuffer<uint64_t>(std::max(blocks(false), blocks(Rounds::kRunsAlb)));
     }
   }
 
-  // The graph is built once and its kernel node gets this run's arguments
-  // in place (one cheap driver call; rebuilt if the driver refuses).
-  void launch_graph(const void* kernel, const Rounds& rounds, const OutlinedPipe& view,
+  // The graph is built once and its kernel node gets this run's kernel and
+  // arguments in place (one cheap driver call; rebuilt if the driver refuses).
+  void launch_graph(bool inspects, const Rounds& rounds, const OutlinedPipe& view,
                     cudaStream_t stream) {
     graph_rounds_ = rounds;
     graph_view_ = view;
     void* args[] = {&graph_rounds_, &graph_view_, &graph_max_rounds_, &graph_signal_,
                     &graph_condition_};
-    if (!graph_.exec || !graph_.update(kernel, blocks(), BlockThreads, args)) {
+    const unsigned blocks = this->blocks(inspects);
+    if (!graph_.exec || !graph_.update(kernel(inspects), blocks, BlockThreads, args)) {
       graph_.destroy();
-      graph_.build(kernel, blocks(), BlockThreads, args, &graph_condition_);
+      graph_.build(kernel(inspects), blocks, BlockThreads, args, &graph_condition_);
     }
     IRGL_CUDA_CHECK(cudaGraphLaunch(graph_.exec, stream));
   }
 
-  unsigned blocks_ = 0;
+  unsigned blocks_[2] = {0, 0};  // per kernel: without and with ALB's inspection
   uint64_t heavy_items_ = 0;
   DeviceBuffer<OutlineControl> control_;
   PinnedBuffer<OutlineControl> host_control_;
