@@ -136,6 +136,30 @@ inline CsrGraph skewed_graph(uint32_t n = 3000, uint64_t m = 12000) {
   return build_csr(std::move(edges), options);
 }
 
+// Vertex 0 points to 1..fan; the first `hubs` of those have `hub_degree`
+// edges each (to vertices past fan), the rest one. From 0, the second
+// round's frontier holds the hubs side by side, in a few tiles whose blocks
+// TWC's block bin keeps busy long after the rest of the grid is done (ALB's
+// hand-over case); vertex 0 itself (degree fan) is above a threshold
+// between hub_degree and fan, so ALB inspects.
+inline CsrGraph clustered_hubs_graph(uint32_t fan = 40000, uint32_t hubs = 200,
+                                     uint32_t hub_degree = 5000) {
+  const uint32_t leaves = 20000, n = fan + 1 + leaves;
+  EdgeList edges;
+  edges.name = "clustered-hubs";
+  edges.num_vertices = n;
+  auto add = [&edges](VertexId u, VertexId v) {
+    edges.sources.push_back(u);
+    edges.targets.push_back(v);
+  };
+  for (VertexId v = 1; v <= fan; ++v) add(0, v);
+  for (VertexId v = 1; v <= fan; ++v) {
+    const uint32_t degree = v <= hubs ? hub_degree : 1;
+    for (uint32_t k = 0; k < degree; ++k) add(v, fan + 1 + (v * 7919u + k) % leaves);
+  }
+  return build_csr(std::move(edges), BuildOptions{});
+}
+
 // All vertices unvisited except `source` (level 0).
 inline void start_levels(DeviceBuffer<uint32_t>& level, VertexId source) {
   level.fill(kUnvisited);

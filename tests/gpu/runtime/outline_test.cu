@@ -13,6 +13,7 @@
 #include "gpu_test_util.h"
 #include "graph_fixtures.h"
 #include "irgl/gpu/device_graph.h"
+#include "irgl/gpu/schedule/load_log.h"
 #include "irgl/gpu/schedule/outline.cuh"
 #include "irgl/lang/cuda.cuh"
 
@@ -23,6 +24,7 @@ using irgl::lang::Graph;
 using irgl::lang::Node;
 using irgl::lang::NodeArray;
 using irgl::lang::Worklist;
+using irgl::testing::clustered_hubs_graph;
 using irgl::testing::cpu_levels;
 using irgl::testing::kUnvisited;
 using irgl::testing::skewed_graph;
@@ -56,13 +58,12 @@ struct Case {
 };
 
 template <class Policy>
-void check_outlined_bfs(const Case& c) {
+void check_outlined_bfs(const Case& c, const CsrGraph& host = skewed_graph(), VertexId source = 5) {
   SCOPED_TRACE(c.name);
   SCOPED_TRACE(to_string(c.mode));
-  const CsrGraph host = skewed_graph();
+  SCOPED_TRACE(host.name);
   const DeviceGraph device(host);
   const Graph graph = irgl::lang::view_of(device);
-  const VertexId source = 5;
   DeviceBuffer<uint32_t> level(host.num_vertices()), edges_seen(host.num_vertices());
   start_levels(level, source);
   edges_seen.zero();
@@ -172,6 +173,53 @@ TEST(Outline, AlbRunsTheLeanKernelWhenNoVertexCanBeHuge) {
   static OutlinedLoop<kThreads, ExpandRounds<Twc<kThreads>>> twc_loop;
   EXPECT_EQ(twc_loop.kernel_for(ExpandRounds<Twc<kThreads>>{}),
             reinterpret_cast<const void*>(outlined_pipe_kernel<kThreads, ExpandRounds<Twc<kThreads>>, false>));
+}
+
+// Hubs side by side in the frontier, below the threshold: the blocks whose
+// tiles hold them hand them over to the grid once half of it is done; every
+// edge is still seen once (edges_seen) and the levels are the CPU's.
+TEST(Outline, AlbHandsClusteredBlockBinVerticesOver) {
+  IRGL_REQUIRE_GPU();
+  const CsrGraph host = clustered_hubs_graph();
+  check_outlined_bfs<Alb<kThreads>>({"threshold 30000", OutlineMode::persistent, 30000,
+                                     Distribution::cyclic, 0},
+                                    host, 0);
+  check_outlined_bfs<Alb<kThreads>>({"threshold 30000", OutlineMode::graph, 30000,
+                                     Distribution::blocked, 0},
+                                    host, 0);
+}
+
+// The same from the host (Alb::run, instrumented): the second round's hubs
+// (5000 edges, under the threshold) take the huge path, so some block handed
+// them over, and each hub's edges are all seen. A hub tile keeps its block
+// for thousands of block-bin steps where every other block has a few items,
+// so the hand-over does not depend on luck in the blocks' timing.
+TEST(AlbHandOver, AHostLaunchHandsClusteredBlockBinVerticesOver) {
+  IRGL_REQUIRE_GPU();
+  const CsrGraph host = clustered_hubs_graph();
+  const DeviceGraph device(host);
+  DeviceBuffer<uint32_t> level(host.num_vertices()), edges_seen(host.num_vertices());
+  start_levels(level, 0);
+  edges_seen.zero();
+  std::vector<VertexId> second_round(40000);
+  std::iota(second_round.begin(), second_round.end(), VertexId{1});
+  Pipe pipe(host.num_edges() + host.num_vertices());
+  pipe.reset(second_round);
+  static State<ExpandBody, LoadCounters> state;
+  RunOptions options;
+  options.alb_threshold = 30000;
+  global_load_log().clear();
+  const ExpandBody body{irgl::lang::view_of(device), Worklist{pipe.in()}, Worklist{pipe.out()},
+                        {level.data()}, {edges_seen.data()}};
+  Alb<kThreads>::run(body, WorklistItems{pipe.in()}, state, options);
+  uint64_t huge_vertices = 0;
+  for (const LoadRecord& record : global_load_log())
+    if (record.phase == "twc") huge_vertices += record.path_vertices[int(LoadPath::huge)];
+  EXPECT_GT(huge_vertices, 0u);
+  EXPECT_LE(huge_vertices, 200u);  // only hubs are in the block bin
+  const std::vector<uint32_t> seen = edges_seen.download();
+  for (VertexId v = 1; v <= 40000; ++v)
+    ASSERT_EQ(seen[v], host.out_offsets[v + 1] - host.out_offsets[v]) << "vertex " << v;
 }
 
 // A BFS from vertex 5 of the skewed graph as an outlined ALB loop, for the

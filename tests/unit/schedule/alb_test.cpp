@@ -182,5 +182,59 @@ TEST(AlbInspection, ThresholdZeroSetsAsideEveryVertexWithEdges) {
   EXPECT_TRUE(contract_holds(ledger, expect));
 }
 
+// The block that owns frontier item i under twc_tiles' tile map.
+uint64_t owning_block(const Grid& grid, uint64_t items, uint64_t i) {
+  const uint32_t per_warp = twc_items_per_warp(items, grid.blocks * (grid.block_threads / 32));
+  const uint64_t tile_items = uint64_t(per_warp) * (grid.block_threads / 32);
+  return (i / tile_items) % grid.blocks;
+}
+
+// Blocks that run one after another, each seeing those before it done:
+// from the block that sees half of the grid finished on, every block hands
+// the block-bin vertices of its tiles (degree >= B) to the huge list, whose
+// edges the grid shares like a huge vertex's; the others keep TWC's bins.
+// Every edge is still done once, and post() follows a vertex's edges.
+TEST(AlbHandOver, BlocksThatSeeHalfTheGridDoneSetTheirBlockBinAside) {
+  uint64_t handed_over_runs = 0;
+  for (const Grid& grid : {Grid{4, 256}, Grid{5, 128}}) {
+    for (const Workload& work : standard_mixes(grid.block_threads, 4096)) {
+      SCOPED_TRACE(work.name + " on " + std::to_string(grid.blocks) + "x" +
+                   std::to_string(grid.block_threads));
+      Ledger ledger(work);
+      const AlbRun run = alb_schedule(grid, {4096, Distribution::cyclic, true}, ledger);
+      std::set<VertexId> expected;
+      if (run.inspected) {
+        for (uint64_t i = 0; i < work.items(); ++i) {
+          const VertexId v = work.frontier[i];
+          const bool handed_over = alb_hands_over(owning_block(grid, work.items(), i), grid.blocks) &&
+                                   work.degree[v] >= grid.block_threads;
+          if (work.active[v] && (work.degree[v] > 4096 || handed_over)) expected.insert(v);
+        }
+      }
+      const std::set<VertexId> huge(run.huge_vertices.begin(), run.huge_vertices.end());
+      EXPECT_EQ(huge.size(), run.huge_vertices.size()) << "a vertex set aside twice";
+      EXPECT_EQ(huge, expected);
+      if (expected.size() > expected_huge(work, 4096).size()) ++handed_over_runs;
+      ThreadLoads huge_loads;
+      EXPECT_TRUE(contract_holds(
+          ledger, alb_expectations(work, grid, run, Distribution::cyclic, huge_loads)));
+      EXPECT_TRUE(barriers_uniform(ledger));
+    }
+  }
+  EXPECT_GE(handed_over_runs, 4u);  // the power-law and bin-boundary mixes, with and without guards
+}
+
+// With every block running at once, none is done at an election: no hand-over.
+TEST(AlbHandOver, NoneWhileEveryBlockIsStillRunning) {
+  const Grid grid{4, 256};
+  const Workload work = mixes::power_law(3000, 20000, 7);
+  Ledger ledger(work);
+  const AlbRun run = alb_schedule(grid, {4096, Distribution::cyclic, false}, ledger);
+  EXPECT_TRUE(run.inspected);
+  EXPECT_EQ(std::set<VertexId>(run.huge_vertices.begin(), run.huge_vertices.end()),
+            expected_huge(work, 4096));
+  EXPECT_TRUE(contract_holds(ledger));
+}
+
 }  // namespace
 }  // namespace irgl::gpu::schedule::sim

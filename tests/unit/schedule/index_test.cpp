@@ -388,5 +388,16 @@ TEST(MergePathShare, SixtyFourBitTotals) {
   EXPECT_EQ(next, tiles + atoms);
 }
 
+// A block hands its block bin over once half of the grid's blocks are done.
+TEST(AlbHandOver, OnceHalfOfTheGridIsDone) {
+  EXPECT_FALSE(alb_hands_over(0, 4));
+  EXPECT_FALSE(alb_hands_over(1, 4));
+  EXPECT_TRUE(alb_hands_over(2, 4));
+  EXPECT_FALSE(alb_hands_over(2, 5));
+  EXPECT_TRUE(alb_hands_over(3, 5));
+  EXPECT_FALSE(alb_hands_over(0, 1));  // a block alone never does
+  EXPECT_TRUE(alb_hands_over(528, 1056));
+}
+
 }  // namespace
 }  // namespace irgl::gpu::schedule

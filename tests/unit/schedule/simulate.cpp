@@ -188,16 +188,30 @@ class TwcBlock {
     const uint32_t per_warp = twc_items_per_warp(items, grid_.blocks * (B_ / kWarp));
     const uint32_t tile_items = per_warp * (B_ / kWarp);
     for (uint64_t base = block_ * tile_items; base < items; base += grid_.blocks * tile_items) {
+      if (huge_) blocks_done_ = read_blocks_done();
       inspect(base, items, per_warp);
       block_bin();
       for (uint32_t warp = 0; warp < B_ / kWarp; ++warp) warp_bin(warp);
       fine_grained();
     }
+    if (huge_) ++huge_->blocks_done;  // atomicAdd(huge.blocks_done(), 1)
     ledger_.block_barrier(block_, "twc:flush");
   }
 
  private:
   uint64_t thread(uint32_t t) const { return block_ * B_ + t; }
+
+  uint64_t read_blocks_done() const { return huge_->blocks_in_order ? huge_->blocks_done : 0; }
+
+  void set_aside(uint32_t t) {
+    ItemArrays& list = *huge_->items;
+    const uint64_t slot = list.count++;  // atomicAdd
+    list.vertices[slot] = v_[t];
+    list.begins[slot] = begin_[t];
+    list.degrees[slot] = degree_[t];
+    list.accums[slot] = Accum{};
+    pending_[t] = false;
+  }
 
   // pre() and, with ALB, setting huge vertices aside.
   void inspect(uint64_t base, uint64_t items, uint32_t per_warp) {
@@ -215,36 +229,40 @@ class TwcBlock {
         }
       }
       degree_[t] = end_[t] - begin_[t];
-      if (huge_ && pending_[t] && alb_is_huge(degree_[t], huge_->threshold)) {
-        ItemArrays& list = *huge_->items;
-        const uint64_t slot = list.count++;  // atomicAdd
-        list.vertices[slot] = v_[t];
-        list.begins[slot] = begin_[t];
-        list.degrees[slot] = degree_[t];
-        list.accums[slot] = Accum{};
-        pending_[t] = false;
-      }
+      if (huge_ && pending_[t] && alb_is_huge(degree_[t], huge_->threshold)) set_aside(t);
     }
   }
 
+  bool in_block_bin(uint32_t t) const { return pending_[t] && twc_bin(degree_[t], B_) == TwcBin::block; }
+
   // One vertex at a time (the lowest-numbered pending one of the bin), all
-  // threads on its edges.
+  // threads on its edges; with ALB, the rest set aside once half of the grid
+  // is done (one hand-over per tile).
   void block_bin() {
+    bool handed_over = false;
     for (uint32_t round = 0;; ++round) {
-      if (round > B_) {  // each round takes one of the B_ vertices: the kernel would hang
+      if (round > B_ + 1) {  // each round but a hand-over takes a vertex: the kernel would hang
         ledger_.report("twc block bin of block " + std::to_string(block_) + " does not end");
         return;
       }
+      const bool hand_over = huge_ && !handed_over && alb_hands_over(blocks_done_, grid_.blocks);
       int block_owner = -1;
       for (uint32_t t = 0; t < B_ && block_owner < 0; ++t)  // ballots into shared memory
-        if (pending_[t] && twc_bin(degree_[t], B_) == TwcBin::block) block_owner = int(t);
+        if (in_block_bin(t)) block_owner = int(t);
       ledger_.block_barrier(block_, "twc:block-bin elect");
       if (block_owner < 0) break;
+      if (hand_over) {
+        handed_over = true;
+        for (uint32_t t = 0; t < B_; ++t)
+          if (in_block_bin(t)) set_aside(t);
+        continue;
+      }
       const uint32_t owner = uint32_t(block_owner);
       const VertexId owner_vertex = v_[owner];
       const uint64_t owner_begin = begin_[owner], owner_end = end_[owner];
       pending_[owner] = false;
       ledger_.block_barrier(block_, "twc:block-bin owner");
+      if (huge_) blocks_done_ = read_blocks_done();
       std::vector<Accum> accums(B_);
       for (uint32_t t = 0; t < B_; ++t)
         for (uint64_t e = owner_begin + t; e < owner_end; e += B_)
@@ -332,6 +350,7 @@ class TwcBlock {
   HugeList* huge_;
   Ledger& ledger_;
   const Workload& work_;
+  uint64_t blocks_done_ = 0;  // thread 0's read of huge_->blocks_done
   // Registers, one per thread.
   std::vector<VertexId> v_;
   std::vector<uint64_t> begin_, end_, degree_;
@@ -479,8 +498,8 @@ AlbRun alb_schedule(const Grid& grid, const AlbOptions& options, Ledger& ledger)
   const uint64_t capacity = work.items();
   if (capacity == 0) return run;
   ItemArrays items(capacity);
-  HugeList huge{run.threshold, &items};
-  items.count = 0;  // cudaMemsetAsync(huge.count, 0)
+  HugeList huge{run.threshold, &items, options.blocks_in_order};
+  items.count = 0;  // State::clear_counters (huge.blocks_done too)
   twc_kernel(grid, &huge, ledger);
   run.huge_count = items.count;
   run.huge_vertices.assign(items.vertices.begin(), items.vertices.begin() + items.count);

@@ -37,10 +37,17 @@ struct ItemArrays {
   uint64_t count = 0;             // the device item counter
 };
 
-// HugeList: ALB's huge vertices, pushed into `items` by the TWC kernel.
+// HugeList: ALB's huge vertices, pushed into `items` by the TWC kernel, and
+// the count of blocks that finished their tiles (the hand-over's input).
+// What a block reads of that count depends on when blocks run: with
+// `blocks_in_order` each block runs after the previous one finished (and
+// sees them), else all run at once and see 0 (no block is done before the
+// others' elections).
 struct HugeList {
   uint64_t threshold = 0;
   ItemArrays* items = nullptr;
+  bool blocks_in_order = false;
+  uint64_t blocks_done = 0;
 };
 
 //===----------------------------------------------------------------------===//
@@ -73,6 +80,7 @@ void edge_balanced_schedule(const Grid& grid, bool merge_path, Distribution dist
 struct AlbOptions {
   uint64_t threshold = kAlbDefaultThreshold;
   Distribution distribution = Distribution::cyclic;
+  bool blocks_in_order = false;  // HugeList::blocks_in_order
 };
 struct AlbRun {
   uint64_t threshold = 0;    // the threshold used

@@ -121,6 +121,16 @@ IRGL_HOST_DEVICE uint64_t alb_threshold(uint64_t requested, uint64_t threads_lau
   return kAlbDefaultThresholdCap;
 }
 
+// ALB's hand-over: a block still walking its TWC block bin once half of the
+// grid has finished its tiles gives its remaining block-bin vertices to the
+// huge list, whose edges the whole grid then shares. A block cannot know
+// ahead whether its tiles hold more than their share of the round's edges
+// (web graphs cluster vertices of a few thousand edges in a few tiles); it
+// can see that the rest of the grid is idle.
+IRGL_HOST_DEVICE bool alb_hands_over(uint64_t blocks_done, uint64_t grid_blocks) {
+  return 2 * blocks_done >= grid_blocks;
+}
+
 // Whether ALB inspects at all: only when some vertex can be huge, so graphs
 // whose maximum degree (in the loop's direction) is at most the threshold
 // run plain TWC and pay nothing.

@@ -283,9 +283,12 @@ struct NoHugeList {
 
 // ALB's huge-vertex worklist: vertices whose degree exceeds `threshold` are
 // set aside with their closure (pre() already ran) for the edge-balanced
-// kernel, instead of going through TWC. A vertex that finds the list full
-// (`capacity` items) stays in TWC, whose block bin takes it: slower, never
-// wrong. `count` counts attempts; the list holds min(count, capacity).
+// kernel, instead of going through TWC, and so are the block-bin vertices a
+// block hands over once half of the grid is done (index.h: alb_hands_over).
+// A vertex that finds the list full (`capacity` items) stays in TWC, whose
+// block bin takes it: slower, never wrong. `count` counts attempts; the
+// list holds min(count, capacity). count[1] counts the launch's blocks that
+// finished their tiles: both start at 0 (the host clears two counters).
 template <class Body>
 struct HugeList {
   static constexpr bool kEnabled = true;
@@ -297,6 +300,12 @@ struct HugeList {
   uint64_t* begins = nullptr;
   typename Body::Accum* accums = nullptr;
   unsigned long long* count = nullptr;
+
+  __device__ unsigned long long* blocks_done() const { return count + 1; }
+  // blocks_done's value, for alb_hands_over (a load that may be stale).
+  __device__ unsigned long long read_blocks_done() const {
+    return *static_cast<volatile unsigned long long*>(blocks_done());
+  }
 
   // Sets v aside; false when the list is full.
   __device__ bool push(VertexId v, const typename Body::Closure& closure, uint64_t begin,
@@ -318,11 +327,14 @@ struct HugeList {
 // by the whole block, those with at least 32 by their warp, and the edges of
 // the rest (fewer than 32 each) are packed over the block through a prefix
 // sum of their degrees (each edge finds its vertex by binary search in
-// shared memory).
+// shared memory). With ALB's huge list, a block whose election sees half of
+// the grid done hands its remaining block-bin vertices over to the list
+// (thread 0 reads the count of finished blocks while the block walks the
+// previous vertex, so the read costs the election no latency).
 //
 // Barriers per tile: one for the block bin's election, three per block-bin
-// vertex, one in the scan and, when the tile has fine-grained edges, one
-// before and one after their loop. The shared arrays a tile writes are read
+// vertex (one more for a hand-over), one in the scan and, when the tile has
+// fine-grained edges, one before and one after their loop. The shared arrays a tile writes are read
 // again only after the next tile's election barrier, so the tile needs no
 // closing barrier.
 template <int BlockThreads, class Body, class Frontier, class Huge, class Counters>
@@ -343,9 +355,10 @@ __device__ void twc_tiles(Body& body, const Frontier& frontier, const Huge& huge
   __shared__ VertexId packed_vertex[BlockThreads];
   __shared__ Closure packed_closure[BlockThreads];
   __shared__ Accum packed_accum[Body::kHasAccum ? BlockThreads : 1];
-  // Each warp's block-bin candidates, double-buffered: an election writes
-  // one buffer while slower threads may still read the previous one.
-  __shared__ unsigned block_candidates[2][kWarps];
+  // Each warp's block-bin candidates and, last, whether the block hands
+  // them over; double-buffered: an election writes one buffer while slower
+  // threads may still read the previous one.
+  __shared__ unsigned block_candidates[2][kWarps + 1];
   __shared__ VertexId owner_vertex;
   __shared__ uint64_t owner_begin, owner_end;
   __shared__ Closure owner_closure;
@@ -357,8 +370,11 @@ __device__ void twc_tiles(Body& body, const Frontier& frontier, const Huge& huge
   const uint32_t per_warp = twc_items_per_warp(items, gridDim.x * kWarps);
   const uint32_t tile_items = per_warp * kWarps;
   unsigned election = 0;
+  unsigned long long blocks_done = 0;  // thread 0's latest read (ALB)
   for (uint64_t base = uint64_t(blockIdx.x) * tile_items; base < items;
        base += uint64_t(gridDim.x) * tile_items) {
+    if constexpr (Huge::kEnabled)
+      if (threadIdx.x == 0) blocks_done = huge.read_blocks_done();
     const uint64_t i = twc_tile_item(base, warp_index, lane, per_warp);
     VertexId v = 0;
     Closure closure{};
@@ -382,15 +398,30 @@ __device__ void twc_tiles(Body& body, const Frontier& frontier, const Huge& huge
 
     // Block bin: one vertex at a time, all threads over its edges; the
     // lowest-numbered candidate goes first.
+    bool handed_over = false;  // at most one hand-over per tile (block-uniform)
     while (true) {
       unsigned* candidates = block_candidates[election++ & 1];
-      const unsigned mine = warp.ballot(pending && twc_bin(degree, BlockThreads) == TwcBin::block);
+      const bool block_bin = pending && twc_bin(degree, BlockThreads) == TwcBin::block;
+      const unsigned mine = warp.ballot(block_bin);
       if (lane == 0) candidates[warp_index] = mine;
+      if constexpr (Huge::kEnabled)
+        if (threadIdx.x == 0)
+          candidates[kWarps] = !handed_over && alb_hands_over(blocks_done, gridDim.x);
       __syncthreads();
       int owner = -1;
       for (unsigned w = 0; w < kWarps && owner < 0; ++w)
         if (candidates[w] != 0) owner = int(w * 32 + __ffs(candidates[w]) - 1);
       if (owner < 0) break;
+      if constexpr (Huge::kEnabled) {
+        if (candidates[kWarps] != 0) {  // the grid spreads the rest; a full list leaves them here
+          handed_over = true;
+          if (block_bin && huge.push(v, closure, begin, degree)) {
+            counters.vertex(LoadPath::huge);
+            pending = false;
+          }
+          continue;
+        }
+      }
       if (threadIdx.x == unsigned(owner)) {
         owner_vertex = v;
         owner_begin = begin;
@@ -399,6 +430,8 @@ __device__ void twc_tiles(Body& body, const Frontier& frontier, const Huge& huge
         pending = false;
       }
       __syncthreads();
+      if constexpr (Huge::kEnabled)
+        if (threadIdx.x == 0) blocks_done = huge.read_blocks_done();
       Accum accum = Body::identity();
       for (uint64_t e = owner_begin + threadIdx.x; e < owner_end; e += BlockThreads) {
         body.edge(owner_vertex, e, owner_closure, accum);
@@ -467,6 +500,8 @@ __device__ void twc_tiles(Body& body, const Frontier& frontier, const Huge& huge
       body.post(v, closure, Body::kHasAccum ? packed_accum[threadIdx.x] : Body::identity());
     }
   }
+  if constexpr (Huge::kEnabled)
+    if (threadIdx.x == 0) atomicAdd(huge.blocks_done(), 1ull);
 }
 
 template <int BlockThreads, class Body, class Frontier, class Huge, class Counters>

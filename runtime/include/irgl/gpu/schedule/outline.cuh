@@ -283,9 +283,10 @@ struct InGrid<EdgeBalanced<B, UseMergePath, Dist>> {
 
 // ALB: TWC with the inspection; when it set vertices aside, their edges are
 // spread over the whole grid in the same launch. The huge list holds at most
-// twice as many vertices as can be huge at once (|E| / threshold, plus
-// room for duplicates in the worklist); vertices that find it full go
-// through the TWC bin their degree selects.
+// twice as many vertices as can be set aside at once (|E| over the threshold
+// or, for hand-overs, over the block bin's smallest degree, plus room for
+// duplicates in the worklist); vertices that find it full go through the
+// TWC bin their degree selects.
 template <int B>
 struct InGrid<Alb<B>> {
   template <class Body, class Counters>
@@ -298,12 +299,12 @@ struct InGrid<Alb<B>> {
       grid_items.alb_inspects = alb_inspects(body.max_degree(), grid_items.alb_threshold);
       if (grid_items.alb_inspects) {
         // Threshold 0 makes every vertex huge: room for a whole queue.
-        const uint64_t threshold = grid_items.alb_threshold;
+        const uint64_t smallest_degree = std::min<uint64_t>(grid_items.alb_threshold, B);
         const uint64_t huge_at_once =
-            threshold == 0 ? shape.pipe_capacity : shape.pipe_capacity / threshold + 1;
+            smallest_degree == 0 ? shape.pipe_capacity : shape.pipe_capacity / smallest_degree + 1;
         grid_items.items = state.items(std::min(shape.pipe_capacity, 2 * huge_at_once + 1024));
         grid_items.counter = state.count();
-        IRGL_CUDA_CHECK(cudaMemset(grid_items.counter, 0, sizeof(unsigned long long)));
+        state.clear_counters(0);
       }
     }
     return grid_items;
@@ -333,10 +334,12 @@ struct InGrid<Alb<B>> {
                                           const GridItems<Body>& grid_items,
                                           NoLoadCounters& counters) {
     const ItemArrays<Body>& items = grid_items.items;
-    twc_tiles<B>(body, frontier, huge_list_over(items, grid_items.alb_threshold, grid_items.counter),
-                 counters);
+    const HugeList<Body> huge = huge_list_over(items, grid_items.alb_threshold, grid_items.counter);
+    twc_tiles<B>(body, frontier, huge, counters);
     grid.sync();
-    const uint64_t count = min(uint64_t(*grid_items.counter), items.capacity);
+    const uint64_t count = min(uint64_t(*huge.count), items.capacity);
+    // Every block counted itself before the barrier and nobody reads it again this round.
+    if (global_thread() == 0) *huge.blocks_done() = 0;
     if (count == 0) return;  // the same value in every thread: a uniform branch
     if constexpr (Body::kHasPost || Body::kHasAccum)
       for (uint64_t i = global_thread(); i < count; i += grid_threads()) items.active[i] = 1;

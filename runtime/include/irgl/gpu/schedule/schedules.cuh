@@ -104,7 +104,7 @@ class State {
       offsets_ = DeviceBuffer<uint64_t>(capacity_ + 1);
     }
     if (count_.empty()) {
-      count_ = DeviceBuffer<unsigned long long>(1);
+      count_ = DeviceBuffer<unsigned long long>(kCounters);
       host_count_ = PinnedBuffer<unsigned long long>(1);
     }
     ItemArrays<Body> arrays;
@@ -133,8 +133,13 @@ class State {
                                                     items.offsets + 1, count, stream));
   }
 
-  // The device item counter.
+  // kCounters counters: the items' count, then ALB's finished blocks
+  // (HugeList); clear_counters() zeroes both.
+  static constexpr int kCounters = 2;
   unsigned long long* count() { return count_.data(); }
+  void clear_counters(cudaStream_t stream) {
+    IRGL_CUDA_CHECK(cudaMemsetAsync(count_.data(), 0, kCounters * sizeof(unsigned long long), stream));
+  }
   // Reads the device item counter (one small copy and a stream sync).
   uint64_t read_count(cudaStream_t stream) {
     IRGL_CUDA_CHECK(cudaMemcpyAsync(host_count_.data(), count_.data(), sizeof(unsigned long long),
@@ -307,7 +312,7 @@ struct Alb : EdgePolicy<B, Alb<B>> {
     if (capacity == 0) return;
     ItemArrays<Body> items = state.items(capacity);
     const HugeList<Body> huge = huge_list_over(items, threshold, state.count());
-    IRGL_CUDA_CHECK(cudaMemsetAsync(huge.count, 0, sizeof(unsigned long long), options.stream));
+    state.clear_counters(options.stream);
     detail::launch(state, options, "twc", twc_inspecting, B, body, frontier, huge);
     const uint64_t huge_count = state.read_count(options.stream);
     if (huge_count == 0) return;  // the huge-vertex kernel runs only when needed
