@@ -27,8 +27,11 @@ constexpr uint32_t kUnvisited = ~0u;
 // BFS expansion as irglc writes it, plus an accumulator and post() (each
 // expanded vertex records how many edges its threads saw), so that the
 // edge-balanced phases' post step runs too. Push: the worklist type pushed
-// to (block-staged by default, as irglc's cooperative conversion).
-template <class Push = irgl::lang::StagedWorklist<0>>
+// to (block-staged by default, as irglc's cooperative conversion). Without
+// Accumulates, no accumulator and no post(): each edge adds itself to its
+// vertex's edges_seen (bodies without accumulators are scheduled
+// differently: ALB's hand-over).
+template <class Push = irgl::lang::StagedWorklist<0>, bool Accumulates = true>
 struct ExpandBody {
   Graph g;
   Worklist frontier;
@@ -43,8 +46,8 @@ struct ExpandBody {
     uint32_t edges;
   };
   static constexpr bool kHasEdges = true;
-  static constexpr bool kHasAccum = true;
-  static constexpr bool kHasPost = true;
+  static constexpr bool kHasAccum = Accumulates;
+  static constexpr bool kHasPost = Accumulates;
 
   __device__ bool pre(Node n, Closure& closure) {
     closure.next_level = level[n] + 1;
@@ -53,13 +56,16 @@ struct ExpandBody {
   __device__ uint64_t edges_begin(Node v) const { return g.out_begin(v); }
   __device__ uint64_t edges_end(Node v) const { return g.out_end(v); }
   __host__ __device__ uint64_t max_degree() const { return g.max_out_degree(); }
-  __device__ void edge(Node, uint64_t e, const Closure& closure, Accum& accum) {
-    ++accum.edges;
+  __device__ void edge(Node n, uint64_t e, const Closure& closure, Accum& accum) {
+    if constexpr (Accumulates) ++accum.edges;
+    else atomicAdd(&edges_seen[n], 1u);
     const Node v = g.dst(e);
     if (level[v] == kUnvisited && atomicCAS(&level[v], kUnvisited, closure.next_level) == kUnvisited)
       next.push(v);
   }
-  __device__ void post(Node n, const Closure&, const Accum& accum) { edges_seen[n] = accum.edges; }
+  __device__ void post(Node n, const Closure&, const Accum& accum) {
+    if constexpr (Accumulates) edges_seen[n] = accum.edges;
+  }
   __host__ __device__ static Accum identity() { return {0}; }
   __device__ static void combine(Accum& into, const Accum& from) { into.edges += from.edges; }
   __device__ static void atomic_combine(Accum* into, const Accum& from) {

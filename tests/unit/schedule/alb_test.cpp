@@ -193,14 +193,15 @@ uint64_t owning_block(const Grid& grid, uint64_t items, uint64_t i) {
 // from the block that sees half of the grid finished on, every block hands
 // the block-bin vertices of its tiles (degree >= B) to the huge list, whose
 // edges the grid shares like a huge vertex's; the others keep TWC's bins.
-// Every edge is still done once, and post() follows a vertex's edges.
+// Every edge is still done once, and post() follows a vertex's edges. The
+// Body has no accumulators (those never hand over: next test).
 TEST(AlbHandOver, BlocksThatSeeHalfTheGridDoneSetTheirBlockBinAside) {
   uint64_t handed_over_runs = 0;
   for (const Grid& grid : {Grid{4, 256}, Grid{5, 128}}) {
     for (const Workload& work : standard_mixes(grid.block_threads, 4096)) {
       SCOPED_TRACE(work.name + " on " + std::to_string(grid.blocks) + "x" +
                    std::to_string(grid.block_threads));
-      Ledger ledger(work);
+      Ledger ledger(work, BodyTraits{false});
       const AlbRun run = alb_schedule(grid, {4096, Distribution::cyclic, true}, ledger);
       std::set<VertexId> expected;
       if (run.inspected) {
@@ -224,16 +225,21 @@ TEST(AlbHandOver, BlocksThatSeeHalfTheGridDoneSetTheirBlockBinAside) {
   EXPECT_GE(handed_over_runs, 4u);  // the power-law and bin-boundary mixes, with and without guards
 }
 
-// With every block running at once, none is done at an election: no hand-over.
-TEST(AlbHandOver, NoneWhileEveryBlockIsStillRunning) {
+// No hand-over with every block running at once (none is done at an
+// election), nor for a Body with accumulators, whatever the blocks see.
+TEST(AlbHandOver, NoneWhileEveryBlockRunsNorWithAccumulators) {
   const Grid grid{4, 256};
   const Workload work = mixes::power_law(3000, 20000, 7);
-  Ledger ledger(work);
-  const AlbRun run = alb_schedule(grid, {4096, Distribution::cyclic, false}, ledger);
-  EXPECT_TRUE(run.inspected);
-  EXPECT_EQ(std::set<VertexId>(run.huge_vertices.begin(), run.huge_vertices.end()),
-            expected_huge(work, 4096));
-  EXPECT_TRUE(contract_holds(ledger));
+  for (const auto& [has_accum, in_order] : {std::pair{false, false}, std::pair{true, true}}) {
+    SCOPED_TRACE(std::string(has_accum ? "accumulators" : "no accumulators") +
+                 (in_order ? ", blocks in order" : ", blocks at once"));
+    Ledger ledger(work, BodyTraits{has_accum});
+    const AlbRun run = alb_schedule(grid, {4096, Distribution::cyclic, in_order}, ledger);
+    EXPECT_TRUE(run.inspected);
+    EXPECT_EQ(std::set<VertexId>(run.huge_vertices.begin(), run.huge_vertices.end()),
+              expected_huge(work, 4096));
+    EXPECT_TRUE(contract_holds(ledger));
+  }
 }
 
 }  // namespace

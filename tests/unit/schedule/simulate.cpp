@@ -179,8 +179,8 @@ namespace {
 class TwcBlock {
  public:
   TwcBlock(const Grid& grid, uint64_t block, HugeList* huge, Ledger& ledger)
-      : grid_(grid), block_(block), B_(grid.block_threads), huge_(huge), ledger_(ledger),
-        work_(ledger.work()), v_(B_), begin_(B_), end_(B_), degree_(B_), pending_(B_),
+      : grid_(grid), block_(block), B_(grid.block_threads), huge_(huge),
+        hands_over_(huge && !ledger.traits().has_accum), ledger_(ledger), work_(ledger.work()), v_(B_), begin_(B_), end_(B_), degree_(B_), pending_(B_),
         packed_offset_(B_), packed_begin_(B_), packed_vertex_(B_), packed_accum_(B_) {}
 
   void run() {
@@ -188,13 +188,13 @@ class TwcBlock {
     const uint32_t per_warp = twc_items_per_warp(items, grid_.blocks * (B_ / kWarp));
     const uint32_t tile_items = per_warp * (B_ / kWarp);
     for (uint64_t base = block_ * tile_items; base < items; base += grid_.blocks * tile_items) {
-      if (huge_) blocks_done_ = read_blocks_done();
+      if (hands_over_) blocks_done_ = read_blocks_done();
       inspect(base, items, per_warp);
       block_bin();
       for (uint32_t warp = 0; warp < B_ / kWarp; ++warp) warp_bin(warp);
       fine_grained();
     }
-    if (huge_) ++huge_->blocks_done;  // atomicAdd(huge.blocks_done(), 1)
+    if (hands_over_) ++huge_->blocks_done;  // atomicAdd(huge.blocks_done(), 1)
     ledger_.block_barrier(block_, "twc:flush");
   }
 
@@ -245,7 +245,7 @@ class TwcBlock {
         ledger_.report("twc block bin of block " + std::to_string(block_) + " does not end");
         return;
       }
-      const bool hand_over = huge_ && !handed_over && alb_hands_over(blocks_done_, grid_.blocks);
+      const bool hand_over = hands_over_ && !handed_over && alb_hands_over(blocks_done_, grid_.blocks);
       int block_owner = -1;
       for (uint32_t t = 0; t < B_ && block_owner < 0; ++t)  // ballots into shared memory
         if (in_block_bin(t)) block_owner = int(t);
@@ -262,7 +262,7 @@ class TwcBlock {
       const uint64_t owner_begin = begin_[owner], owner_end = end_[owner];
       pending_[owner] = false;
       ledger_.block_barrier(block_, "twc:block-bin owner");
-      if (huge_) blocks_done_ = read_blocks_done();
+      if (hands_over_) blocks_done_ = read_blocks_done();
       std::vector<Accum> accums(B_);
       for (uint32_t t = 0; t < B_; ++t)
         for (uint64_t e = owner_begin + t; e < owner_end; e += B_)
@@ -348,6 +348,7 @@ class TwcBlock {
   const uint64_t block_;
   const uint32_t B_;
   HugeList* huge_;
+  const bool hands_over_;  // HugeList::kHandsOver: a Body without accumulators
   Ledger& ledger_;
   const Workload& work_;
   uint64_t blocks_done_ = 0;  // thread 0's read of huge_->blocks_done
