@@ -50,6 +50,20 @@ struct PartialAccum {
   }
 };
 
+// PartialAccum::flush_warp: the warp's lanes (partials[0..32)) in runs of
+// the same item, each run's sum added once.
+void flush_warp(std::vector<PartialAccum>& lanes, ItemArrays& items, const Ledger& ledger) {
+  if (!ledger.traits().has_accum) return;
+  for (size_t first = 0; first < lanes.size();) {
+    size_t end = first + 1;
+    Accum sum = lanes[first].value;
+    for (; end < lanes.size() && lanes[end].item == lanes[first].item; ++end)
+      combine(sum, lanes[end].value);  // the segmented scan's shuffles
+    if (lanes[first].item != ~uint64_t{0}) combine(items.accums[lanes[first].item], sum);
+    first = end;
+  }
+}
+
 }  // namespace
 
 const char* to_string(Distribution distribution) {
@@ -404,8 +418,10 @@ void edge_balanced_kernel(const Grid& grid, Distribution distribution, ItemArray
   ledger.launch(grid);
   const uint64_t count = items.count;
   const uint64_t total = items.offsets[count];
+  std::vector<PartialAccum> lanes(kWarp);  // a warp's partials at its final flush
   for (uint64_t thread = 0; thread < grid.threads(); ++thread) {
-    PartialAccum partial;
+    PartialAccum& partial = lanes[thread % kWarp];
+    partial = PartialAccum{};
     auto process = [&](uint64_t atom) {
       const uint64_t item = owning_tile(items.offsets.data(), count, atom);
       partial.switch_to(item, items, ledger);
@@ -419,8 +435,11 @@ void edge_balanced_kernel(const Grid& grid, Distribution distribution, ItemArray
       const IndexRange atoms = blocked_atoms(thread, grid.threads(), total);
       for (uint64_t atom = atoms.begin; atom < atoms.end; ++atom) process(atom);
     }
-    partial.flush(items, ledger);
-    ledger.thread_arrives(thread, "edge_balanced:flush");
+    if (thread % kWarp == kWarp - 1) {
+      flush_warp(lanes, items, ledger);  // partial.flush_warp(items): the whole warp
+      for (uint64_t t = thread + 1 - kWarp; t <= thread; ++t)
+        ledger.thread_arrives(t, "edge_balanced:flush");
+    }
   }
 }
 

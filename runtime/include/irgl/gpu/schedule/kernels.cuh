@@ -607,6 +607,28 @@ struct PartialAccum {
       value = Body::identity();
     }
   }
+  // The last flush, by all 32 lanes of the warp together: each run of
+  // consecutive lanes holding the same item sums its partials by shuffles
+  // (a segmented scan) and its last lane adds the sum, one atomic per run
+  // instead of per lane. A hub's edges spread one or two per thread would
+  // otherwise end in as many atomics on one accumulator, which the L2
+  // serializes (RMAT 24 spmv under ALB: about 0.25 ms).
+  __device__ void flush_warp(const ItemArrays<Body>& items) {
+    if constexpr (Body::kHasAccum) {
+      const auto warp = cg::tiled_partition<32>(cg::this_thread_block());
+      const unsigned lane = warp.thread_rank();
+      const uint64_t previous = warp.shfl_up(item, 1);
+      const unsigned heads = warp.ballot(lane == 0 || previous != item);
+      const unsigned run_start = 31 - __clz(heads & (0xffffffffu >> (31 - lane)));
+      for (unsigned offset = 1; offset < 32; offset *= 2) {
+        const typename Body::Accum other = shfl_any(warp, value, lane >= offset ? lane - offset : lane);
+        if (lane >= offset && lane - offset >= run_start) Body::combine(value, other);
+      }
+      const bool run_end = lane == 31 || ((heads >> (lane + 1)) & 1u) != 0;
+      if (run_end && item != ~uint64_t{0}) Body::atomic_combine(&items.accums[item], value);
+      value = Body::identity();
+    }
+  }
 };
 
 enum class Distribution : uint8_t { cyclic, blocked };
@@ -632,7 +654,7 @@ __device__ void edge_balanced_atoms(Body& body, const ItemArrays<Body>& items, u
     const IndexRange atoms = blocked_atoms(global_thread(), grid_threads(), total);
     for (uint64_t atom = atoms.begin; atom < atoms.end; ++atom) process(atom);
   }
-  partial.flush(items);
+  partial.flush_warp(items);  // every thread of the grid gets here
 }
 
 template <int BlockThreads, Distribution Dist, class Body, class Counters>
