@@ -341,9 +341,9 @@ struct HugeList {
 //
 // Barriers per tile: one for the block bin's election, three per block-bin
 // vertex (one more for a hand-over), one in the scan and, when the tile has
-// fine-grained edges, one before and one after their loop. The shared arrays a tile writes are read
-// again only after the next tile's election barrier, so the tile needs no
-// closing barrier.
+// fine-grained edges, one before and one after their loop. The shared
+// arrays a tile writes are read again only after the next tile's election
+// barrier, so the tile needs no closing barrier.
 template <int BlockThreads, class Body, class Frontier, class Huge, class Counters>
 __device__ void twc_tiles(Body& body, const Frontier& frontier, const Huge& huge,
                           Counters& counters) {
