@@ -155,14 +155,14 @@ TEST(Outline, AlbRunsTheLeanKernelWhenNoVertexCanBeHuge) {
   const CsrGraph host = skewed_graph();
   const DeviceGraph device(host);
   Pipe pipe(host.num_edges() + host.num_vertices());
-  static OutlinedLoop<kThreads, ExpandRounds<Alb<kThreads>>> loop;
+  using AlbRounds = ExpandRounds<Alb<kThreads>>;
+  static OutlinedLoop<kThreads, AlbRounds> loop;
   static State<ExpandBody> state;
-  ExpandRounds<Alb<kThreads>> rounds;
+  AlbRounds rounds;
   rounds.expand.g = irgl::lang::view_of(device);
   const auto kernel = [](bool inspects) {
-    return inspects
-               ? reinterpret_cast<const void*>(outlined_pipe_kernel<kThreads, ExpandRounds<Alb<kThreads>>, true>)
-               : reinterpret_cast<const void*>(outlined_pipe_kernel<kThreads, ExpandRounds<Alb<kThreads>>, false>);
+    return inspects ? reinterpret_cast<const void*>(outlined_pipe_kernel<kThreads, AlbRounds, true>)
+                    : reinterpret_cast<const void*>(outlined_pipe_kernel<kThreads, AlbRounds, false>);
   };
   RunOptions options;
   for (uint64_t threshold : {uint64_t{8}, kAlbDefaultThreshold}) {
@@ -173,9 +173,10 @@ TEST(Outline, AlbRunsTheLeanKernelWhenNoVertexCanBeHuge) {
     EXPECT_EQ(rounds.items.alb_inspects, can_be_huge);
     EXPECT_EQ(loop.kernel_for(rounds), kernel(can_be_huge));
   }
-  static OutlinedLoop<kThreads, ExpandRounds<Twc<kThreads>>> twc_loop;
-  EXPECT_EQ(twc_loop.kernel_for(ExpandRounds<Twc<kThreads>>{}),
-            reinterpret_cast<const void*>(outlined_pipe_kernel<kThreads, ExpandRounds<Twc<kThreads>>, false>));
+  using TwcRounds = ExpandRounds<Twc<kThreads>>;
+  static OutlinedLoop<kThreads, TwcRounds> twc_loop;
+  EXPECT_EQ(twc_loop.kernel_for(TwcRounds{}),
+            reinterpret_cast<const void*>(outlined_pipe_kernel<kThreads, TwcRounds, false>));
 }
 
 // Hubs side by side in the frontier, below the threshold: the blocks whose

@@ -345,7 +345,7 @@ struct InGrid<Alb<B>> {
       for (uint64_t i = global_thread(); i < count; i += grid_threads()) items.active[i] = 1;
     edge_balanced_in_grid<B>(grid, body, items, count, false, grid_items.alb_distribution);
     // Every thread read the count before the scan's barrier.
-    if (global_thread() == 0) *grid_items.counter = 0;
+    if (global_thread() == 0) *huge.count = 0;
   }
 #endif
 };
@@ -514,7 +514,8 @@ class OutlinedLoop {
   }
   static const void* kernel(bool inspects) {
     if constexpr (Rounds::kRunsAlb)
-      if (inspects) return reinterpret_cast<const void*>(outlined_pipe_kernel<BlockThreads, Rounds, true>);
+      if (inspects)
+        return reinterpret_cast<const void*>(outlined_pipe_kernel<BlockThreads, Rounds, true>);
     return reinterpret_cast<const void*>(outlined_pipe_kernel<BlockThreads, Rounds, false>);
   }
   uint64_t threads(bool inspects) { return uint64_t(blocks(inspects)) * BlockThreads; }
