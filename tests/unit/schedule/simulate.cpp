@@ -62,6 +62,7 @@ void flush_warp(std::vector<PartialAccum>& lanes, ItemArrays& items, const Ledge
     if (lanes[first].item != ~uint64_t{0}) combine(items.accums[lanes[first].item], sum);
     first = end;
   }
+  for (PartialAccum& lane : lanes) lane.value = Accum{};
 }
 
 }  // namespace
@@ -418,28 +419,43 @@ void edge_balanced_kernel(const Grid& grid, Distribution distribution, ItemArray
   ledger.launch(grid);
   const uint64_t count = items.count;
   const uint64_t total = items.offsets[count];
-  std::vector<PartialAccum> lanes(kWarp);  // a warp's partials at its final flush
-  for (uint64_t thread = 0; thread < grid.threads(); ++thread) {
-    PartialAccum& partial = lanes[thread % kWarp];
-    partial = PartialAccum{};
-    auto process = [&](uint64_t atom) {
-      const uint64_t item = owning_tile(items.offsets.data(), count, atom);
-      partial.switch_to(item, items, ledger);
-      ledger.edge(thread, items.vertices[item], items.begins[item] + (atom - items.offsets[item]),
-                  path, partial.value);
-    };
+  std::vector<PartialAccum> lanes(kWarp);  // a warp's partials
+  auto process = [&](uint64_t thread, uint64_t item, uint64_t atom) {
+    ledger.edge(thread, items.vertices[item], items.begins[item] + (atom - items.offsets[item]),
+                path, lanes[thread % kWarp].value);
+  };
+  for (uint64_t first = 0; first < grid.threads(); first += kWarp) {
+    std::fill(lanes.begin(), lanes.end(), PartialAccum{});
     if (distribution == Distribution::cyclic) {
-      const CyclicAtoms atoms = cyclic_atoms(thread, grid.threads(), total);
-      for (uint64_t atom = atoms.begin(); atoms.valid(atom); atom = atoms.next(atom)) process(atom);
+      // The warp's lanes step together; when one moves to another item the
+      // warp flushes by runs (flush_warp).
+      const CyclicAtoms atoms = cyclic_atoms(first, grid.threads(), total);
+      for (uint64_t step = atoms.begin(); atoms.valid(step); step = atoms.next(step)) {
+        std::vector<uint64_t> next(kWarp);
+        bool moves = false;
+        for (uint64_t lane = 0; lane < kWarp; ++lane) {
+          const uint64_t atom = step + lane;
+          next[lane] = atom < total ? owning_tile(items.offsets.data(), count, atom) : lanes[lane].item;
+          moves |= next[lane] != lanes[lane].item;
+        }
+        if (moves) flush_warp(lanes, items, ledger);
+        for (uint64_t lane = 0; lane < kWarp; ++lane) {
+          lanes[lane].item = next[lane];
+          if (step + lane < total) process(first + lane, next[lane], step + lane);
+        }
+      }
     } else {
-      const IndexRange atoms = blocked_atoms(thread, grid.threads(), total);
-      for (uint64_t atom = atoms.begin; atom < atoms.end; ++atom) process(atom);
+      for (uint64_t lane = 0; lane < kWarp; ++lane) {
+        const IndexRange atoms = blocked_atoms(first + lane, grid.threads(), total);
+        for (uint64_t atom = atoms.begin; atom < atoms.end; ++atom) {
+          const uint64_t item = owning_tile(items.offsets.data(), count, atom);
+          lanes[lane].switch_to(item, items, ledger);
+          process(first + lane, item, atom);
+        }
+      }
     }
-    if (thread % kWarp == kWarp - 1) {
-      flush_warp(lanes, items, ledger);  // partial.flush_warp(items): the whole warp
-      for (uint64_t t = thread + 1 - kWarp; t <= thread; ++t)
-        ledger.thread_arrives(t, "edge_balanced:flush");
-    }
+    flush_warp(lanes, items, ledger);  // partial.flush_warp(items): the whole warp
+    for (uint64_t t = first; t < first + kWarp; ++t) ledger.thread_arrives(t, "edge_balanced:flush");
   }
 }
 

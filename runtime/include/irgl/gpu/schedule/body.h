@@ -30,6 +30,13 @@
 //     // Flushes the reductions the code combined into (every thread of the
 //     // block calls it once, at the end of every kernel that ran the code).
 //     template <int BlockThreads> __device__ void flush();
+//
+//     // Optional: each vertex's edges follow the previous vertex's
+//     // (edges_end(v) == edges_begin(v + 1), a CSR or CSC graph), and their
+//     // number. ALB then runs loops over all vertices that accumulate as
+//     // row tiles (kernels.cuh: row_tiles). irglc's bodies declare both.
+//     static constexpr bool kContiguousEdges = true;
+//     __host__ __device__ uint64_t edge_count() const;
 //   };
 //
 // Every schedule calls pre() exactly once per frontier item (per member of a

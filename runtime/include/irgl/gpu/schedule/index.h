@@ -198,9 +198,11 @@ struct MergeCoordinate {
 
 // The path's crossing of diagonal `diagonal` (tile + atom == diagonal), for
 // `ends[i]` = offsets[i + 1], the end of tile i's atoms (total = ends[tiles-1]).
-// Each unit of work is either an atom or the end of a tile.
-IRGL_HOST_DEVICE MergeCoordinate merge_path_search(uint64_t diagonal, const uint64_t* ends,
-                                                          uint64_t tiles, uint64_t atoms) {
+// Each unit of work is either an atom or the end of a tile. Ends: a pointer,
+// or anything else whose ends[i] is a uint64_t (row tiles read a graph's).
+template <class Ends>
+IRGL_HOST_DEVICE MergeCoordinate merge_path_search(uint64_t diagonal, const Ends& ends,
+                                                   uint64_t tiles, uint64_t atoms) {
   uint64_t low = diagonal > atoms ? diagonal - atoms : 0;
   uint64_t high = diagonal < tiles ? diagonal : tiles;
   // Find the first tile x in [low, high] such that ends[x] > diagonal - x - 1,
@@ -218,6 +220,28 @@ IRGL_HOST_DEVICE MergeCoordinate merge_path_search(uint64_t diagonal, const uint
 IRGL_HOST_DEVICE IndexRange merge_path_share(uint64_t thread, uint64_t threads,
                                                     uint64_t tiles, uint64_t atoms) {
   return blocked_atoms(thread, threads, tiles + atoms);
+}
+
+//===----------------------------------------------------------------------===//
+// ALB's row tiles (kernels.cuh: row_tiles): the merge path of all rows and
+// their edges, cut every `units` diagonals
+//===----------------------------------------------------------------------===//
+
+// The number of row tiles of `rows` rows with `edges` edges in all.
+IRGL_HOST_DEVICE uint64_t row_tile_count(uint64_t rows, uint64_t edges, uint64_t units) {
+  return ceil_div(rows + edges, units);
+}
+
+// The first row of tile `tile`: the rows whose end lies on the merge path
+// before diagonal tile * units belong to earlier tiles. Tile t holds rows
+// [first(t), first(t + 1)): at most `units` of them, whose edges lie within
+// the tile's diagonals but for those of its first row, which may have begun
+// in earlier tiles. first(row_tile_count(...)) == rows.
+template <class Ends>
+IRGL_HOST_DEVICE uint64_t row_tile_first_row(uint64_t tile, uint64_t units, const Ends& ends,
+                                             uint64_t rows, uint64_t edges) {
+  const uint64_t diagonal = tile * units < rows + edges ? tile * units : rows + edges;
+  return merge_path_search(diagonal, ends, rows, edges).tile;
 }
 
 }  // namespace irgl::gpu::schedule

@@ -20,11 +20,12 @@ enum class LoadPath : uint8_t {
   fine = 4,    // TWC's fine-grained bin (edges packed over the block)
   huge = 5,    // ALB's huge-vertex path (edges spread over the grid)
   edge = 6,    // LB / merge-path: edges spread over the grid
+  row = 7,     // ALB's row tiles (topology-driven loops that accumulate)
 };
-inline constexpr int kLoadPaths = 7;
+inline constexpr int kLoadPaths = 8;
 inline const char* to_string(LoadPath path) {
   constexpr const char* names[kLoadPaths] = {"thread", "group", "block", "warp",
-                                             "fine", "huge", "edge"};
+                                             "fine", "huge", "edge", "row"};
   return names[static_cast<int>(path)];
 }
 

@@ -590,6 +590,22 @@ __global__ void __launch_bounds__(BlockThreads)
   finish_body<BlockThreads>(body, counters);
 }
 
+// Combines `value` over each run of consecutive lanes of the warp that hold
+// the same `key` (a segmented scan by shuffles; every lane calls it). Returns
+// true in the last lane of each run, whose value is then the run's total.
+template <class Body, class Key, class Accum = typename Body::Accum>
+__device__ bool combine_runs(const cg::thread_block_tile<32>& warp, Key key, Accum& value) {
+  const unsigned lane = warp.thread_rank();
+  const Key previous = warp.shfl_up(key, 1);
+  const unsigned heads = warp.ballot(lane == 0 || previous != key);
+  const unsigned run_start = 31 - __clz(heads & (0xffffffffu >> (31 - lane)));
+  for (unsigned offset = 1; offset < 32; offset *= 2) {
+    const Accum other = shfl_any(warp, value, lane >= offset ? lane - offset : lane);
+    if (lane >= offset && lane - offset >= run_start) Body::combine(value, other);
+  }
+  return lane == 31 || ((heads >> (lane + 1)) & 1u) != 0;
+}
+
 // Folds a thread's partial accumulator for one item into the item's.
 template <class Body>
 struct PartialAccum {
@@ -607,25 +623,17 @@ struct PartialAccum {
       value = Body::identity();
     }
   }
-  // The last flush, by all 32 lanes of the warp together: each run of
-  // consecutive lanes holding the same item sums its partials by shuffles
-  // (a segmented scan) and its last lane adds the sum, one atomic per run
-  // instead of per lane. A hub's edges spread one or two per thread would
-  // otherwise end in as many atomics on one accumulator, which the L2
-  // serializes (RMAT 24 spmv under ALB: about 0.25 ms).
+  // A flush by all 32 lanes of the warp together: each run of consecutive
+  // lanes holding the same item sums its partials (combine_runs) and its
+  // last lane adds the sum, one atomic per run instead of per lane. A hub's
+  // edges spread one or two per thread would otherwise end in as many
+  // atomics on one accumulator, which the L2 serializes (RMAT 24 spmv under
+  // ALB: about 0.25 ms).
   __device__ void flush_warp(const ItemArrays<Body>& items) {
     if constexpr (Body::kHasAccum) {
       const auto warp = cg::tiled_partition<32>(cg::this_thread_block());
-      const unsigned lane = warp.thread_rank();
-      const uint64_t previous = warp.shfl_up(item, 1);
-      const unsigned heads = warp.ballot(lane == 0 || previous != item);
-      const unsigned run_start = 31 - __clz(heads & (0xffffffffu >> (31 - lane)));
-      for (unsigned offset = 1; offset < 32; offset *= 2) {
-        const typename Body::Accum other = shfl_any(warp, value, lane >= offset ? lane - offset : lane);
-        if (lane >= offset && lane - offset >= run_start) Body::combine(value, other);
-      }
-      const bool run_end = lane == 31 || ((heads >> (lane + 1)) & 1u) != 0;
-      if (run_end && item != ~uint64_t{0}) Body::atomic_combine(&items.accums[item], value);
+      if (combine_runs<Body>(warp, item, value) && item != ~uint64_t{0})
+        Body::atomic_combine(&items.accums[item], value);
       value = Body::identity();
     }
   }
@@ -640,19 +648,34 @@ __device__ void edge_balanced_atoms(Body& body, const ItemArrays<Body>& items, u
                                     Counters& counters) {
   const uint64_t total = items.offsets[count];
   PartialAccum<Body> partial;
-  auto process = [&](uint64_t atom) {
-    const uint64_t item = owning_tile(items.offsets, count, atom);
-    partial.switch_to(item, items);
+  auto process = [&](uint64_t item, uint64_t atom) {
     body.edge(items.vertices[item], items.begins[item] + (atom - items.offsets[item]),
               items.closures[item], partial.value);
     counters.edges(1);
   };
   if constexpr (Dist == Distribution::cyclic) {
+    // A warp's lanes take consecutive atoms and step together; when one of
+    // them moves to another item, the warp flushes its partials by runs
+    // (flush_warp). Items of fewer edges than the grid has threads would
+    // otherwise cost an atomic per thread and item, 32 per warp on one
+    // accumulator.
+    const auto warp = cg::tiled_partition<32>(cg::this_thread_block());
     const CyclicAtoms atoms = cyclic_atoms(global_thread(), grid_threads(), total);
-    for (uint64_t atom = atoms.begin(); atoms.valid(atom); atom = atoms.next(atom)) process(atom);
+    for (uint64_t atom = atoms.begin(); warp.any(atoms.valid(atom)); atom = atoms.next(atom)) {
+      const bool valid = atoms.valid(atom);
+      const uint64_t item = valid ? owning_tile(items.offsets, count, atom) : partial.item;
+      if constexpr (Body::kHasAccum)
+        if (warp.any(item != partial.item)) partial.flush_warp(items);
+      partial.item = item;
+      if (valid) process(item, atom);
+    }
   } else {
     const IndexRange atoms = blocked_atoms(global_thread(), grid_threads(), total);
-    for (uint64_t atom = atoms.begin; atom < atoms.end; ++atom) process(atom);
+    for (uint64_t atom = atoms.begin; atom < atoms.end; ++atom) {
+      const uint64_t item = owning_tile(items.offsets, count, atom);
+      partial.switch_to(item, items);
+      process(item, atom);
+    }
   }
   partial.flush_warp(items);  // every thread of the grid gets here
 }
@@ -714,6 +737,162 @@ __global__ void __launch_bounds__(BlockThreads) post_kernel(Body body, ItemArray
   begin_body<BlockThreads>(body);
   post_items(body, items, items.stored());
   body.template flush<BlockThreads>();
+}
+
+//===----------------------------------------------------------------------===//
+// ALB's row tiles: topology-driven loops whose vertices accumulate over
+// their edges (spmv, pull pagerank). The merge path of the vertices (rows)
+// and their edges is cut into tiles of equal length, so every tile holds
+// about as much work whatever the degrees; a tile takes the rows whose end
+// lies in it, runs pre() for them, spreads their edges over the block
+// (consecutive edges on consecutive lanes: coalesced loads), reduces each
+// row's partials in shared memory and runs post(). A row longer than a tile
+// goes to ALB's huge list and the whole grid (schedules.cuh: Alb). TWC would
+// give each warp a row at a time: web graphs cluster rows of 100-250 edges,
+// and one warp walking 32 of them one after another set the kernel's time
+// (cnr-2000 spmv: 0.13 ms against cuSPARSE's 0.025).
+//===----------------------------------------------------------------------===//
+
+// Bodies whose vertex v has the edges [edges_begin(v), edges_end(v)) with
+// edges_end(v) == edges_begin(v + 1) (CSR or CSC order, as irglc's bodies)
+// declare `static constexpr bool kContiguousEdges = true` and
+// `__host__ __device__ uint64_t edge_count() const` (all vertices' edges);
+// only they run row tiles, whose cut reads the rows' edge ends as one
+// sorted sequence.
+template <class Body, class = void>
+struct HasContiguousEdges : std::false_type {};
+template <class Body>
+struct HasContiguousEdges<Body, std::enable_if_t<Body::kContiguousEdges>> : std::true_type {};
+
+// Rows per thread of a row tile: up to 4, fewer where the closure and the
+// accumulator would take the tile's shared memory past 24 KB.
+template <int BlockThreads, class Body>
+constexpr uint32_t row_tile_rows_per_thread() {
+  constexpr uint64_t row_bytes =
+      12 + sizeof(typename Body::Closure) + sizeof(typename Body::Accum);
+  constexpr uint64_t fit = (24 * 1024) / (row_bytes * BlockThreads);
+  return fit >= 4 ? 4 : fit >= 1 ? uint32_t(fit) : 1;
+}
+template <int BlockThreads, class Body>
+constexpr uint32_t row_tile_units() {
+  return BlockThreads * row_tile_rows_per_thread<BlockThreads, Body>();
+}
+
+// The end of each row's edges counted from row 0's first edge, as
+// merge_path_search reads its `ends`.
+template <class Body>
+struct RowEnds {
+  const Body* body;
+  uint64_t base;
+  __device__ uint64_t operator[](uint64_t row) const {
+    return body->edges_end(static_cast<VertexId>(row)) - base;
+  }
+};
+
+// first_rows[t] for t in [0, tiles]: the first row of tile t (index.h:
+// row_tile_first_row); first_rows[tiles] == rows. A thread per entry.
+template <int BlockThreads, class Body>
+__global__ void __launch_bounds__(BlockThreads)
+    row_tile_starts_kernel(Body body, uint32_t rows, uint64_t edges, uint32_t units,
+                           uint64_t tiles, uint32_t* first_rows) {
+  const RowEnds<Body> ends{&body, body.edges_begin(0)};
+  for (uint64_t t = global_thread(); t <= tiles; t += grid_threads())
+    first_rows[t] = static_cast<uint32_t>(row_tile_first_row(t, units, ends, rows, edges));
+}
+
+// The tiles [0, tiles) cut by first_rows, grid-strided over the blocks.
+// Rows above huge.threshold edges go to the huge list (Huge: HugeList, or
+// NoHugeList where no row can be that long). The rows of a tile are
+// RowsPerThread consecutive rows per thread (the scan's arrangement). Per
+// tile: a barrier after the scan, one after the edges, one after post().
+template <int BlockThreads, class Body, class Huge, class Counters>
+__device__ void row_tiles(Body& body, const uint32_t* first_rows, uint64_t tiles, const Huge& huge,
+                          Counters& counters) {
+  using Closure = typename Body::Closure;
+  using Accum = typename Body::Accum;
+  constexpr uint32_t kRowsPerThread = row_tile_rows_per_thread<BlockThreads, Body>();
+  constexpr uint32_t kUnits = BlockThreads * kRowsPerThread;
+  using BlockScan = cub::BlockScan<uint32_t, BlockThreads>;
+  __shared__ typename BlockScan::TempStorage scan;
+  // Per row of the tile: its first edge among the tile's packed edges (an
+  // exclusive scan of the degrees of the rows that stay), its first edge id,
+  // closure and accumulator. A tile's packed edges number at most kUnits
+  // plus the edges of its first row before the tile: they fit 32 bits.
+  __shared__ uint32_t packed_offset[kUnits];
+  __shared__ uint64_t row_begin[kUnits];
+  __shared__ Closure row_closure[kUnits];
+  __shared__ Accum row_accum[Body::kHasAccum ? kUnits : 1];
+
+  const auto warp = cg::tiled_partition<32>(cg::this_thread_block());
+  const unsigned lane = threadIdx.x % 32, warp_first = threadIdx.x - lane;
+  for (uint64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    const VertexId first = first_rows[tile];
+    const uint32_t rows = first_rows[tile + 1] - first;
+    uint32_t degree[kRowsPerThread];
+    bool stays[kRowsPerThread];  // pre() passed and the row was not set aside
+#pragma unroll
+    for (uint32_t j = 0; j < kRowsPerThread; ++j) {
+      const uint32_t i = threadIdx.x * kRowsPerThread + j;
+      degree[j] = 0;
+      stays[j] = false;
+      Closure closure{};
+      if (i >= rows || !body.pre(first + i, closure)) continue;
+      const uint64_t begin = body.edges_begin(first + i), edges = body.edges_end(first + i) - begin;
+      if constexpr (Huge::kEnabled) {
+        if (alb_is_huge(edges, huge.threshold) && huge.push(first + i, closure, begin, edges)) {
+          counters.vertex(LoadPath::huge);
+          continue;
+        }
+      }
+      stays[j] = true;
+      degree[j] = static_cast<uint32_t>(edges);
+      row_begin[i] = begin;
+      row_closure[i] = closure;
+      if constexpr (Body::kHasAccum) row_accum[i] = Body::identity();
+    }
+    uint32_t total = 0;
+    BlockScan(scan).ExclusiveSum(degree, degree, total);
+#pragma unroll
+    for (uint32_t j = 0; j < kRowsPerThread; ++j)
+      if (threadIdx.x * kRowsPerThread + j < rows)
+        packed_offset[threadIdx.x * kRowsPerThread + j] = degree[j];
+    __syncthreads();
+
+    // Lane l of a warp takes packed edges warp_first + l + k B: the warp's
+    // lanes are on consecutive edges and step together, so each step's runs
+    // of lanes on one row combine by shuffles before one shared atomic.
+    for (uint32_t base = warp_first; base < total; base += BlockThreads) {
+      const uint32_t k = base + lane;
+      uint32_t row = ~0u;
+      Accum partial = Body::identity();
+      if (k < total) {
+        row = static_cast<uint32_t>(owning_tile(packed_offset, rows, k));
+        body.edge(first + row, row_begin[row] + (k - packed_offset[row]), row_closure[row], partial);
+        counters.edges(1);
+      }
+      if constexpr (Body::kHasAccum)
+        if (combine_runs<Body>(warp, row, partial) && row != ~0u)
+          Body::atomic_combine(&row_accum[row], partial);
+    }
+    __syncthreads();  // post() comes after all of the rows' edges
+#pragma unroll
+    for (uint32_t j = 0; j < kRowsPerThread; ++j) {
+      if (!stays[j]) continue;
+      const uint32_t i = threadIdx.x * kRowsPerThread + j;
+      counters.vertex(LoadPath::row);
+      body.post(first + i, row_closure[i], Body::kHasAccum ? row_accum[i] : Body::identity());
+    }
+    __syncthreads();  // the next tile rewrites the shared rows
+  }
+}
+
+template <int BlockThreads, class Body, class Huge, class Counters>
+__global__ void __launch_bounds__(BlockThreads)
+    row_tiles_kernel(Body body, const uint32_t* first_rows, uint64_t tiles, Huge huge,
+                     Counters counters) {
+  begin_body<BlockThreads>(body);
+  row_tiles<BlockThreads>(body, first_rows, tiles, huge, counters);
+  finish_body<BlockThreads>(body, counters);
 }
 
 

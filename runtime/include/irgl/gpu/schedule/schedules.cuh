@@ -31,6 +31,7 @@
 
 #include "irgl/gpu/check.h"
 #include "irgl/gpu/device_buffer.h"
+#include "irgl/gpu/schedule/grid.cuh"
 #include "irgl/gpu/schedule/kernels.cuh"
 #include "irgl/gpu/schedule/load_log.h"
 
@@ -148,6 +149,19 @@ class State {
     return host_count_[0];
   }
 
+  // ALB's row tiles: room for `entries` first rows (grown, never shrunk).
+  uint32_t* first_rows(uint64_t entries) {
+    if (entries > first_rows_.size()) first_rows_ = DeviceBuffer<uint32_t>(entries + entries / 4);
+    return first_rows_.data();
+  }
+  // A cooperative kernel's GridRound for `blocks` blocks.
+  GridRound grid_round(unsigned blocks) {
+    if (blocks > block_sums_.size()) block_sums_ = DeviceBuffer<uint64_t>(blocks);
+    GridRound grid;
+    grid.block_sums = block_sums_.data();
+    return grid;
+  }
+
   LoadRecorder& recorder() { return recorder_; }
 
  private:
@@ -161,6 +175,8 @@ class State {
   DeviceBuffer<unsigned long long> count_;
   PinnedBuffer<unsigned long long> host_count_;
   DeviceBuffer<uint8_t> scan_scratch_;
+  DeviceBuffer<uint32_t> first_rows_;
+  DeviceBuffer<uint64_t> block_sums_;
   LoadRecorder recorder_;
 };
 
@@ -181,6 +197,14 @@ void launch(StateT& state, const RunOptions& options, const char* phase, Kernel 
     kernel<<<blocks, threads, 0, options.stream>>>(args..., NoLoadCounters{});
     IRGL_CUDA_CHECK_LAUNCH();
   }
+}
+
+// Launches a kernel without load counters on the state's grid for it.
+template <class StateT, class Kernel, class... Args>
+void launch_plain(StateT& state, const RunOptions& options, Kernel kernel, unsigned threads,
+                  Args... args) {
+  kernel<<<state.grid(kernel, threads), threads, 0, options.stream>>>(args...);
+  IRGL_CUDA_CHECK_LAUNCH();
 }
 
 // The host's count of frontier items, reading the device when it must.
@@ -212,10 +236,8 @@ void run_items(const Body& body, ItemArrays<Body> items, uint64_t count,
   else
     launch(state, options, phase, edge_balanced_kernel<B, Distribution::blocked, Body, Counters>, B,
            body, items);
-  if (Body::kHasPost || Body::kHasAccum) {
-    post_kernel<B, Body><<<state.grid(post_kernel<B, Body>, B), B, 0, options.stream>>>(body, items);
-    IRGL_CUDA_CHECK_LAUNCH();
-  }
+  if (Body::kHasPost || Body::kHasAccum)
+    launch_plain(state, options, post_kernel<B, Body>, B, body, items);
 }
 
 }  // namespace detail
@@ -295,12 +317,26 @@ using MergePath = EdgeBalanced<B, true, Distribution::cyclic>;
 
 // ALB (paper 001): TWC whose inspection sets aside vertices of degree above
 // the threshold; when any were set aside, their edges are spread over the
-// whole grid (cyclic by default) and their post() runs after.
+// whole grid (cyclic by default) and their post() runs after. A loop over
+// all vertices that accumulates over their edges (spmv, pull pagerank) runs
+// row tiles instead of TWC (kernels.cuh: row_tiles), setting aside the rows
+// longer than a tile.
 template <int B>
 struct Alb : EdgePolicy<B, Alb<B>> {
   template <class Body, class Frontier, class Counters>
   static void run_edges(const Body& body, const Frontier& frontier, State<Body, Counters>& state,
                         const RunOptions& options) {
+    if constexpr (std::is_same_v<Frontier, AllNodes> && Body::kHasAccum &&
+                  HasContiguousEdges<Body>::value)
+      run_row_tiles(body, frontier.count, state, options);
+    else
+      run_twc(body, frontier, state, options);
+  }
+
+ private:
+  template <class Body, class Frontier, class Counters>
+  static void run_twc(const Body& body, const Frontier& frontier, State<Body, Counters>& state,
+                      const RunOptions& options) {
     const auto twc_inspecting = twc_kernel<B, Body, Frontier, HugeList<Body>, Counters>;
     const uint64_t threshold =
         alb_threshold_of(options, uint64_t(state.grid(twc_inspecting, B)) * B, Body::kHasAccum);
@@ -314,11 +350,63 @@ struct Alb : EdgePolicy<B, Alb<B>> {
     const HugeList<Body> huge = huge_list_over(items, threshold, state.count());
     state.clear_counters(options.stream);
     detail::launch(state, options, "twc", twc_inspecting, B, body, frontier, huge);
+    run_huge_from_host(body, items, state, options);
+  }
+
+  // The vertices the last launch set aside, if any: the host reads their
+  // number (a copy and a stream synchronization), then scans their degrees,
+  // spreads their edges and runs their post().
+  template <class Body, class Counters>
+  static void run_huge_from_host(const Body& body, const ItemArrays<Body>& items,
+                                 State<Body, Counters>& state, const RunOptions& options) {
     const uint64_t huge_count = state.read_count(options.stream);
     if (huge_count == 0) return;  // the huge-vertex kernel runs only when needed
     IRGL_CUDA_CHECK(cudaMemsetAsync(items.active, 1, huge_count, options.stream));
     detail::run_items<B>(body, items, huge_count, state, options, false,
                          alb_distribution_of(options), "huge");
+  }
+
+  // Row tiles over all `rows` vertices. Rows longer than the threshold or
+  // than a tile (whichever is less) go to the huge list, whose edges one
+  // cooperative kernel spreads over the grid after reading the list's size
+  // on the device: no host synchronization. (An instrumented State reads it
+  // on the host instead, to record the huge phase as its own launches.)
+  template <class Body, class Counters>
+  static void run_row_tiles(const Body& body, uint32_t rows, State<Body, Counters>& state,
+                            const RunOptions& options) {
+    if (rows == 0) return;
+    constexpr uint32_t kUnits = row_tile_units<B, Body>();
+    const uint64_t edges = body.edge_count();
+    const uint64_t tiles = row_tile_count(rows, edges, kUnits);
+    uint32_t* first_rows = state.first_rows(tiles + 1);
+    detail::launch_plain(state, options, row_tile_starts_kernel<B, Body>, B, body, rows, edges,
+                         kUnits, tiles, first_rows);
+    const auto tiles_setting_aside = row_tiles_kernel<B, Body, HugeList<Body>, Counters>;
+    const uint64_t threshold = std::min<uint64_t>(
+        kUnits,
+        alb_threshold_of(options, uint64_t(state.grid(tiles_setting_aside, B)) * B, true));
+    if (!alb_inspects(body.max_degree(), threshold)) {  // every row fits its tile
+      detail::launch(state, options, "rows", row_tiles_kernel<B, Body, NoHugeList, Counters>, B,
+                     body, first_rows, tiles, NoHugeList{});
+      return;
+    }
+    ItemArrays<Body> items = state.items(rows);
+    state.clear_counters(options.stream);
+    detail::launch(state, options, "rows", tiles_setting_aside, B, body, first_rows, tiles,
+                   huge_list_over(items, threshold, state.count()));
+    if constexpr (std::is_same_v<Counters, LoadCounters>) {
+      run_huge_from_host(body, items, state, options);
+    } else {
+      const auto kernel = huge_items_kernel<B, Body>;
+      const unsigned blocks = state.grid(kernel, B);
+      GridRound grid = state.grid_round(blocks);
+      Body body_arg = body;
+      Distribution distribution = alb_distribution_of(options);
+      void* args[] = {&body_arg, &items, &distribution, &grid};
+      IRGL_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), blocks,
+                                                  B, args, 0, options.stream));
+      IRGL_CUDA_CHECK_LAUNCH();
+    }
   }
 };
 
