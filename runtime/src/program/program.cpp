@@ -190,12 +190,20 @@ void tune_alb(const po::variables_map& values, ProgramTarget& target) {
                            "'" + distribution + "' is neither cyclic nor blocked");
     blocked = distribution == "blocked";
   }
-  if (!threshold && !blocked) return;
-  target.tune_alb(threshold, blocked);
+  std::optional<bool> row_tiles;
+  if (values.count("alb-rows")) {
+    const std::string rows = values["alb-rows"].as<std::string>();
+    if (rows != "on" && rows != "off")
+      throw InputError::in("--alb-rows", "'" + rows + "' is neither on nor off");
+    row_tiles = rows == "on";
+  }
+  if (!threshold && !blocked && !row_tiles) return;
+  target.tune_alb(threshold, blocked, row_tiles);
   std::cout << "alb overrides: threshold "
             << (threshold ? std::to_string(*threshold) : std::string("as compiled"))
             << ", distribution "
-            << (blocked ? (*blocked ? "blocked" : "cyclic") : "as compiled") << "\n";
+            << (blocked ? (*blocked ? "blocked" : "cyclic") : "as compiled") << ", row tiles "
+            << (row_tiles ? (*row_tiles ? "on" : "off") : "as compiled") << "\n";
 }
 
 }  // namespace
@@ -230,7 +238,10 @@ int run_program(int argc, char** argv, const ProgramDescription& description,
                             "override the ALB threshold the kernels were compiled with "
                             "(degree above which a vertex is huge; 0: every vertex)")(
           "alb-distribution", po::value<std::string>(),
-          "override the ALB huge-edge distribution: cyclic or blocked");
+          "override the ALB huge-edge distribution: cyclic or blocked")(
+          "alb-rows", po::value<std::string>(),
+          "on: run loops over all vertices that accumulate over their edges (spmv, pr) as ALB "
+          "row tiles instead of TWC; off (the default)");
     if (description.outlined_loops)
       options.add_options()("outline", po::value<std::string>(),
                             "how pipe loops run: auto (the default: rounds in one cooperative "

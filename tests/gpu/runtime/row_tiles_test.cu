@@ -80,6 +80,7 @@ struct Case {
   const char* name;
   uint64_t threshold = kAlbDefaultThreshold;
   Distribution distribution = Distribution::cyclic;
+  bool row_tiles = true;  // RunOptions::alb_row_tiles
 };
 
 // Runs RowSumBody under ALB over every vertex of `host` and checks every
@@ -99,6 +100,7 @@ uint64_t check_row_sums(const CsrGraph& host, const Case& test) {
   RunOptions options;
   options.alb_threshold = test.threshold;
   options.alb_distribution = test.distribution;
+  options.alb_row_tiles = test.row_tiles;
   global_load_log().clear();
   const RowSumBody body{irgl::lang::view_of(device), sums.data(), edges_seen.data(), posts.data()};
   Alb<kThreads>::run(body, AllNodes{n}, state, options);
@@ -120,13 +122,15 @@ uint64_t check_row_sums(const CsrGraph& host, const Case& test) {
     EXPECT_EQ(seen[v], degree) << "edges of row " << v;
   }
   uint64_t huge_rows = 0;
-  for (const LoadRecord& record : global_load_log())
+  for (const LoadRecord& record : global_load_log()) {
+    EXPECT_EQ(record.phase == "rows", test.row_tiles) << "phase " << record.phase;
     if (record.phase == "rows") huge_rows += record.path_vertices[int(LoadPath::huge)];
+  }
   return huge_rows;
 }
 
-// Rows of about 10 random edges, three of 2,786-3,900 (longer than a tile:
-// the huge path) and 500 empty rows at the end.
+// Rows of about 10 random edges, three of 2,786-3,900 (longer than a tile,
+// shorter than the default threshold) and 500 empty rows at the end.
 CsrGraph long_rows_graph() {
   EdgeList edges = irgl::testing::random_edges("long-rows", 20000, 200000, WeightType::none, 3, 500);
   for (VertexId hub : {5u, 6u, 7u})
@@ -144,12 +148,15 @@ TEST(AlbRowTiles, EveryRowFitsItsTile) {
       {"default threshold"});
 }
 
-TEST(AlbRowTiles, RowsLongerThanATileTakeTheHugePath) {
+// Rows longer than a tile stay in the tile that holds their end unless
+// they are above the threshold.
+TEST(AlbRowTiles, RowsLongerThanATile) {
   IRGL_REQUIRE_GPU();
   const CsrGraph host = long_rows_graph();
-  EXPECT_EQ(check_row_sums<LoadCounters>(host, {"default threshold"}), 3u);
-  check_row_sums(host, {"default threshold, cooperative huge phase"});
-  check_row_sums(host, {"blocked", kAlbDefaultThreshold, Distribution::blocked});
+  EXPECT_EQ(check_row_sums<LoadCounters>(host, {"default threshold"}), 0u);
+  EXPECT_EQ(check_row_sums<LoadCounters>(host, {"threshold 2000", 2000}), 3u);
+  check_row_sums(host, {"threshold 2000, cooperative huge phase", 2000});
+  check_row_sums(host, {"threshold 2000, blocked", 2000, Distribution::blocked});
 }
 
 // Clustered: a row of 40,000 edges, then 200 rows of 5,000 side by side,
@@ -157,10 +164,11 @@ TEST(AlbRowTiles, RowsLongerThanATileTakeTheHugePath) {
 TEST(AlbRowTiles, ClusteredLongRows) {
   IRGL_REQUIRE_GPU();
   const CsrGraph host = irgl::testing::clustered_hubs_graph();
+  check_row_sums(host, {"default threshold"});
   uint64_t active_long_rows = 0;
   for (VertexId v = 0; v <= 200; ++v) active_long_rows += v % 11 != 3;
-  EXPECT_EQ(check_row_sums<LoadCounters>(host, {"default threshold"}), active_long_rows);
-  check_row_sums(host, {"default threshold, cooperative huge phase"});
+  EXPECT_EQ(check_row_sums<LoadCounters>(host, {"threshold 4000", 4000}), active_long_rows);
+  check_row_sums(host, {"threshold 4000, cooperative huge phase", 4000});
 }
 
 // Low thresholds set most rows aside; threshold 0 every row with an edge.
@@ -171,6 +179,15 @@ TEST(AlbRowTiles, ThresholdsBelowATile) {
   check_row_sums(host, {"threshold 8", 8});
   check_row_sums(host, {"threshold 0", 0});
   check_row_sums(host, {"threshold 0, blocked", 0, Distribution::blocked});
+}
+
+// Without RunOptions::alb_row_tiles (the default), ALB runs such loops
+// through TWC.
+TEST(AlbRowTiles, OffByDefault) {
+  IRGL_REQUIRE_GPU();
+  EXPECT_FALSE(RunOptions{}.alb_row_tiles);
+  check_row_sums<LoadCounters>(long_rows_graph(),
+                               {"row tiles off", 2000, Distribution::cyclic, false});
 }
 
 TEST(AlbRowTiles, GraphsWithoutEdges) {

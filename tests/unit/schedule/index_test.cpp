@@ -354,44 +354,47 @@ TEST(MergePathSearch, SixtyFourBitTotals) {
 }
 
 // ALB's row tiles: the tiles partition the rows in order, each holds at
-// most `units` rows, and its rows' edges are at most `units` plus those of
-// its first row (which may begin in earlier tiles).
-void expect_row_tiles_partition(const std::vector<uint64_t>& degrees, uint64_t units) {
+// most units / row_cost + 1 rows, and its rows' edges number fewer than
+// `units` plus those of its first row (which may begin in earlier tiles).
+void expect_row_tiles_partition(const std::vector<uint64_t>& degrees, uint64_t units,
+                                uint64_t row_cost) {
   const auto ends = inclusive_ends(degrees);
   const uint64_t rows = ends.size(), edges = rows ? ends.back() : 0;
-  const uint64_t tiles = row_tile_count(rows, edges, units);
-  EXPECT_EQ(row_tile_first_row(0, units, ends.data(), rows, edges), 0u);
-  EXPECT_EQ(row_tile_first_row(tiles, units, ends.data(), rows, edges), rows);
+  const uint64_t tiles = row_tile_count(rows, edges, units, row_cost);
+  auto first_row = [&](uint64_t t) {
+    return row_tile_first_row(t, units, row_cost, ends.data(), rows);
+  };
+  EXPECT_EQ(first_row(0), 0u);
+  EXPECT_EQ(first_row(tiles), rows);
   for (uint64_t t = 0; t < tiles; ++t) {
-    const uint64_t first = row_tile_first_row(t, units, ends.data(), rows, edges);
-    const uint64_t end = row_tile_first_row(t + 1, units, ends.data(), rows, edges);
+    const uint64_t first = first_row(t), end = first_row(t + 1);
     ASSERT_LE(first, end) << "tile " << t;
-    ASSERT_LE(end - first, units) << "tile " << t;
+    ASSERT_LE(end - first, units / row_cost + 1) << "tile " << t;
     if (end == first) continue;
     const uint64_t tile_edges = ends[end - 1] - (first ? ends[first - 1] : 0);
-    EXPECT_LE(tile_edges, units + degrees[first]) << "tile " << t;
+    EXPECT_LT(tile_edges, units + degrees[first]) << "tile " << t;
   }
 }
 
 TEST(RowTiles, TilesPartitionTheRowsEvenly) {
-  expect_row_tiles_partition({}, 8);
-  expect_row_tiles_partition({0, 0, 0}, 8);
-  expect_row_tiles_partition({3, 0, 2, 5}, 4);
-  expect_row_tiles_partition({100, 1, 1, 0, 40, 2}, 8);  // rows longer than a tile
+  expect_row_tiles_partition({}, 8, 1);
+  expect_row_tiles_partition({0, 0, 0}, 8, 4);
+  expect_row_tiles_partition({3, 0, 2, 5}, 4, 1);
+  expect_row_tiles_partition({100, 1, 1, 0, 40, 2}, 8, 2);  // rows longer than a tile
   std::mt19937_64 random(11);
   for (int round = 0; round < 100; ++round) {
     std::vector<uint64_t> degrees(random() % 300);
     for (uint64_t& degree : degrees) degree = random() % 8 == 0 ? random() % 200 : random() % 6;
-    expect_row_tiles_partition(degrees, 1 + random() % 64);
+    expect_row_tiles_partition(degrees, 4 + random() % 64, 1 + random() % 4);
   }
 }
 
 TEST(RowTiles, TileCount) {
-  EXPECT_EQ(row_tile_count(0, 0, 1024), 0u);
-  EXPECT_EQ(row_tile_count(1, 0, 1024), 1u);
-  EXPECT_EQ(row_tile_count(1000, 24, 1024), 1u);
-  EXPECT_EQ(row_tile_count(1000, 25, 1024), 2u);
-  EXPECT_EQ(row_tile_count(uint64_t{1} << 25, uint64_t{1} << 29, 1024),
+  EXPECT_EQ(row_tile_count(0, 0, 4092, 4), 0u);
+  EXPECT_EQ(row_tile_count(1, 0, 4092, 4), 1u);
+  EXPECT_EQ(row_tile_count(1000, 92, 4092, 4), 1u);
+  EXPECT_EQ(row_tile_count(1000, 93, 4092, 4), 2u);
+  EXPECT_EQ(row_tile_count(uint64_t{1} << 25, uint64_t{1} << 29, 1024, 1),
             ((uint64_t{1} << 25) + (uint64_t{1} << 29)) / 1024);
 }
 

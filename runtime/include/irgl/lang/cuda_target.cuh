@@ -58,9 +58,11 @@ class CudaTarget : public ProgramTarget {
 
   bool records_load() const override { return records_load_; }
   bool tunes_alb() const override { return true; }
-  void tune_alb(std::optional<uint64_t> threshold, std::optional<bool> blocked) override {
+  void tune_alb(std::optional<uint64_t> threshold, std::optional<bool> blocked,
+                std::optional<bool> row_tiles) override {
     auto& overrides = gpu::schedule::alb_overrides();
     overrides.threshold = threshold;
+    overrides.row_tiles = row_tiles;
     if (blocked)
       overrides.distribution =
           *blocked ? gpu::schedule::Distribution::blocked : gpu::schedule::Distribution::cyclic;

@@ -57,11 +57,14 @@ class ProgramTarget {
   virtual bool records_load() const { return false; }
   virtual void write_load_report(std::ostream& out) const { (void)out; }
   // Whether the ALB parameters compiled into the kernels can be overridden
-  // for a run (--alb-threshold, --alb-distribution "cyclic" or "blocked").
+  // for a run (--alb-threshold, --alb-distribution "cyclic" or "blocked",
+  // --alb-rows "on" or "off").
   virtual bool tunes_alb() const { return false; }
-  virtual void tune_alb(std::optional<uint64_t> threshold, std::optional<bool> blocked) {
+  virtual void tune_alb(std::optional<uint64_t> threshold, std::optional<bool> blocked,
+                        std::optional<bool> row_tiles) {
     (void)threshold;
     (void)blocked;
+    (void)row_tiles;
   }
   // How outlined pipe loops run (--outline: "auto", "persistent", "graph"
   // or "off"); false when `mode` names none.

@@ -223,25 +223,34 @@ IRGL_HOST_DEVICE IndexRange merge_path_share(uint64_t thread, uint64_t threads,
 }
 
 //===----------------------------------------------------------------------===//
-// ALB's row tiles (kernels.cuh: row_tiles): the merge path of all rows and
-// their edges, cut every `units` diagonals
+// ALB's row tiles (kernels.cuh: row_tiles): all rows and their edges cut
+// into tiles of `units` units of work, a row costing `row_cost` units and an
+// edge one
 //===----------------------------------------------------------------------===//
 
 // The number of row tiles of `rows` rows with `edges` edges in all.
-IRGL_HOST_DEVICE uint64_t row_tile_count(uint64_t rows, uint64_t edges, uint64_t units) {
-  return ceil_div(rows + edges, units);
+IRGL_HOST_DEVICE uint64_t row_tile_count(uint64_t rows, uint64_t edges, uint64_t units,
+                                         uint64_t row_cost) {
+  return ceil_div(row_cost * rows + edges, units);
 }
 
-// The first row of tile `tile`: the rows whose end lies on the merge path
-// before diagonal tile * units belong to earlier tiles. Tile t holds rows
-// [first(t), first(t + 1)): at most `units` of them, whose edges lie within
-// the tile's diagonals but for those of its first row, which may have begun
-// in earlier tiles. first(row_tile_count(...)) == rows.
+// The first row of tile `tile`: the largest x <= rows with
+// row_cost * x + ends[x - 1] <= tile * units (ends[i]: the end of row i's
+// edges counted from row 0's first; ends[-1] = 0). Tile t holds the rows
+// [first(t), first(t + 1)): at most units / row_cost + 1 of them, whose
+// edges number fewer than `units` but for its first row's.
+// first(row_tile_count(...)) == rows.
 template <class Ends>
-IRGL_HOST_DEVICE uint64_t row_tile_first_row(uint64_t tile, uint64_t units, const Ends& ends,
-                                             uint64_t rows, uint64_t edges) {
-  const uint64_t diagonal = tile * units < rows + edges ? tile * units : rows + edges;
-  return merge_path_search(diagonal, ends, rows, edges).tile;
+IRGL_HOST_DEVICE uint64_t row_tile_first_row(uint64_t tile, uint64_t units, uint64_t row_cost,
+                                             const Ends& ends, uint64_t rows) {
+  const uint64_t target = tile * units;
+  uint64_t low = 0, high = rows;  // the answer lies in [low, high]
+  while (low < high) {
+    const uint64_t x = high - (high - low) / 2;  // in (low, high]
+    if (row_cost * x + ends[x - 1] <= target) low = x;
+    else high = x - 1;
+  }
+  return low;
 }
 
 }  // namespace irgl::gpu::schedule

@@ -746,8 +746,9 @@ __global__ void __launch_bounds__(BlockThreads) post_kernel(Body body, ItemArray
 // about as much work whatever the degrees; a tile takes the rows whose end
 // lies in it, runs pre() for them, spreads their edges over the block
 // (consecutive edges on consecutive lanes: coalesced loads), reduces each
-// row's partials in shared memory and runs post(). A row longer than a tile
-// goes to ALB's huge list and the whole grid (schedules.cuh: Alb). TWC would
+// row's partials in shared memory and runs post(). A row longer than ALB's
+// threshold goes to the huge list and the whole grid (schedules.cuh: Alb),
+// so a tile's work is its units plus at most one long row. TWC would
 // give each warp a row at a time: web graphs cluster rows of 100-250 edges,
 // and one warp walking 32 of them one after another set the kernel's time
 // (cnr-2000 spmv: 0.13 ms against cuSPARSE's 0.025).
@@ -773,13 +774,20 @@ constexpr uint32_t row_tile_rows_per_thread() {
   constexpr uint64_t fit = (24 * 1024) / (row_bytes * BlockThreads);
   return fit >= 4 ? 4 : fit >= 1 ? uint32_t(fit) : 1;
 }
+// A row costs kRowTileRowCost units of a tile, an edge one: a tile of rows
+// averaging d edges holds about units / (d + 4) rows, so that the per-row
+// work (pre(), the scan, post()) and the per-tile barriers are spread over
+// enough edges (with rows and edges one unit each, RMAT's tiles held 60
+// rows of 16 edges, a few edges per thread per tile).
+inline constexpr uint32_t kRowTileRowCost = 4;
+// A tile's units: its rows then number at most rows_per_thread * B.
 template <int BlockThreads, class Body>
 constexpr uint32_t row_tile_units() {
-  return BlockThreads * row_tile_rows_per_thread<BlockThreads, Body>();
+  return kRowTileRowCost * (BlockThreads * row_tile_rows_per_thread<BlockThreads, Body>() - 1);
 }
 
 // The end of each row's edges counted from row 0's first edge, as
-// merge_path_search reads its `ends`.
+// row_tile_first_row reads its `ends`.
 template <class Body>
 struct RowEnds {
   const Body* body;
@@ -793,11 +801,12 @@ struct RowEnds {
 // row_tile_first_row); first_rows[tiles] == rows. A thread per entry.
 template <int BlockThreads, class Body>
 __global__ void __launch_bounds__(BlockThreads)
-    row_tile_starts_kernel(Body body, uint32_t rows, uint64_t edges, uint32_t units,
-                           uint64_t tiles, uint32_t* first_rows) {
+    row_tile_starts_kernel(Body body, uint32_t rows, uint32_t units, uint64_t tiles,
+                           uint32_t* first_rows) {
   const RowEnds<Body> ends{&body, body.edges_begin(0)};
   for (uint64_t t = global_thread(); t <= tiles; t += grid_threads())
-    first_rows[t] = static_cast<uint32_t>(row_tile_first_row(t, units, ends, rows, edges));
+    first_rows[t] =
+        static_cast<uint32_t>(row_tile_first_row(t, units, kRowTileRowCost, ends, rows));
 }
 
 // The tiles [0, tiles) cut by first_rows, grid-strided over the blocks.
@@ -811,17 +820,18 @@ __device__ void row_tiles(Body& body, const uint32_t* first_rows, uint64_t tiles
   using Closure = typename Body::Closure;
   using Accum = typename Body::Accum;
   constexpr uint32_t kRowsPerThread = row_tile_rows_per_thread<BlockThreads, Body>();
-  constexpr uint32_t kUnits = BlockThreads * kRowsPerThread;
+  constexpr uint32_t kRows = BlockThreads * kRowsPerThread;  // at most, per tile
   using BlockScan = cub::BlockScan<uint32_t, BlockThreads>;
   __shared__ typename BlockScan::TempStorage scan;
   // Per row of the tile: its first edge among the tile's packed edges (an
   // exclusive scan of the degrees of the rows that stay), its first edge id,
-  // closure and accumulator. A tile's packed edges number at most kUnits
-  // plus the edges of its first row before the tile: they fit 32 bits.
-  __shared__ uint32_t packed_offset[kUnits];
-  __shared__ uint64_t row_begin[kUnits];
-  __shared__ Closure row_closure[kUnits];
-  __shared__ Accum row_accum[Body::kHasAccum ? kUnits : 1];
+  // closure and accumulator. A tile's packed edges number fewer than its
+  // units plus the edges of its first row: they fit 32 bits (rows of 2^32
+  // edges less a tile would not).
+  __shared__ uint32_t packed_offset[kRows];
+  __shared__ uint64_t row_begin[kRows];
+  __shared__ Closure row_closure[kRows];
+  __shared__ Accum row_accum[Body::kHasAccum ? kRows : 1];
 
   const auto warp = cg::tiled_partition<32>(cg::this_thread_block());
   const unsigned lane = threadIdx.x % 32, warp_first = threadIdx.x - lane;
@@ -859,21 +869,34 @@ __device__ void row_tiles(Body& body, const uint32_t* first_rows, uint64_t tiles
     __syncthreads();
 
     // Lane l of a warp takes packed edges warp_first + l + k B: the warp's
-    // lanes are on consecutive edges and step together, so each step's runs
-    // of lanes on one row combine by shuffles before one shared atomic.
-    for (uint32_t base = warp_first; base < total; base += BlockThreads) {
-      const uint32_t k = base + lane;
-      uint32_t row = ~0u;
-      Accum partial = Body::identity();
-      if (k < total) {
-        row = static_cast<uint32_t>(owning_tile(packed_offset, rows, k));
-        body.edge(first + row, row_begin[row] + (k - packed_offset[row]), row_closure[row], partial);
-        counters.edges(1);
-      }
+    // lanes are on consecutive edges and step together. A lane searches for
+    // its row only when it leaves the previous one, and keeps its partial
+    // in a register until some lane of the warp moves to another row; then
+    // the warp's runs of lanes on one row combine by shuffles before one
+    // shared atomic each (a long row costs no search and no atomic per edge).
+    uint32_t row = ~0u, row_end = 0;  // the lane's row and its packed end
+    Accum partial = Body::identity();
+    auto flush = [&] {
       if constexpr (Body::kHasAccum)
         if (combine_runs<Body>(warp, row, partial) && row != ~0u)
           Body::atomic_combine(&row_accum[row], partial);
+      partial = Body::identity();
+    };
+    for (uint32_t base = warp_first; base < total; base += BlockThreads) {
+      const uint32_t k = base + lane;
+      uint32_t next = row;
+      if (k < total && (row == ~0u || k >= row_end)) {
+        next = static_cast<uint32_t>(owning_tile(packed_offset, rows, k));
+        row_end = next + 1 < rows ? packed_offset[next + 1] : total;
+      }
+      if (warp.any(next != row)) flush();
+      row = next;
+      if (k < total) {
+        body.edge(first + row, row_begin[row] + (k - packed_offset[row]), row_closure[row], partial);
+        counters.edges(1);
+      }
     }
+    flush();  // every lane of the warp gets here
     __syncthreads();  // post() comes after all of the rows' edges
 #pragma unroll
     for (uint32_t j = 0; j < kRowsPerThread; ++j) {

@@ -50,6 +50,11 @@ struct RunOptions {
   // (index.h: alb_threshold).
   uint64_t alb_threshold = kAlbDefaultThreshold;
   Distribution alb_distribution = Distribution::cyclic;
+  // ALB: run loops over all vertices that accumulate (spmv, pull pagerank)
+  // as row tiles (kernels.cuh: row_tiles) instead of TWC. Off by default:
+  // on an H100 they took spmv and pr on the web graphs 1.6-2.1x faster,
+  // and spmv on RMAT 22 1.3x slower (docs/performance.md).
+  bool alb_row_tiles = false;
   const char* kernel_name = "";  // for the load log (instrumented States)
 };
 
@@ -59,6 +64,7 @@ struct RunOptions {
 struct AlbOverrides {
   std::optional<uint64_t> threshold;
   std::optional<Distribution> distribution;
+  std::optional<bool> row_tiles;  // --alb-rows on|off
 };
 AlbOverrides& alb_overrides();
 
@@ -72,6 +78,9 @@ inline uint64_t alb_threshold_of(const RunOptions& options, uint64_t threads_lau
 }
 inline Distribution alb_distribution_of(const RunOptions& options) {
   return alb_overrides().distribution.value_or(options.alb_distribution);
+}
+inline bool alb_row_tiles_of(const RunOptions& options) {
+  return alb_overrides().row_tiles.value_or(options.alb_row_tiles);
 }
 
 // Persistent per-launch-site state of the schedules for one Body type.
@@ -317,20 +326,22 @@ using MergePath = EdgeBalanced<B, true, Distribution::cyclic>;
 
 // ALB (paper 001): TWC whose inspection sets aside vertices of degree above
 // the threshold; when any were set aside, their edges are spread over the
-// whole grid (cyclic by default) and their post() runs after. A loop over
-// all vertices that accumulates over their edges (spmv, pull pagerank) runs
-// row tiles instead of TWC (kernels.cuh: row_tiles), setting aside the rows
-// longer than a tile.
+// whole grid (cyclic by default) and their post() runs after. On request
+// (RunOptions::alb_row_tiles), a loop over all vertices that accumulates
+// over their edges runs row tiles instead of TWC (kernels.cuh: row_tiles).
 template <int B>
 struct Alb : EdgePolicy<B, Alb<B>> {
   template <class Body, class Frontier, class Counters>
   static void run_edges(const Body& body, const Frontier& frontier, State<Body, Counters>& state,
                         const RunOptions& options) {
     if constexpr (std::is_same_v<Frontier, AllNodes> && Body::kHasAccum &&
-                  HasContiguousEdges<Body>::value)
-      run_row_tiles(body, frontier.count, state, options);
-    else
-      run_twc(body, frontier, state, options);
+                  HasContiguousEdges<Body>::value) {
+      if (alb_row_tiles_of(options)) {
+        run_row_tiles(body, frontier.count, state, options);
+        return;
+      }
+    }
+    run_twc(body, frontier, state, options);
   }
 
  private:
@@ -366,10 +377,10 @@ struct Alb : EdgePolicy<B, Alb<B>> {
                          alb_distribution_of(options), "huge");
   }
 
-  // Row tiles over all `rows` vertices. Rows longer than the threshold or
-  // than a tile (whichever is less) go to the huge list, whose edges one
-  // cooperative kernel spreads over the grid after reading the list's size
-  // on the device: no host synchronization. (An instrumented State reads it
+  // Row tiles over all `rows` vertices. Rows longer than the threshold go
+  // to the huge list, whose edges one cooperative kernel spreads over the
+  // grid after reading the list's size on the device: no host
+  // synchronization. (An instrumented State reads it
   // on the host instead, to record the huge phase as its own launches.)
   template <class Body, class Counters>
   static void run_row_tiles(const Body& body, uint32_t rows, State<Body, Counters>& state,
@@ -377,15 +388,14 @@ struct Alb : EdgePolicy<B, Alb<B>> {
     if (rows == 0) return;
     constexpr uint32_t kUnits = row_tile_units<B, Body>();
     const uint64_t edges = body.edge_count();
-    const uint64_t tiles = row_tile_count(rows, edges, kUnits);
+    const uint64_t tiles = row_tile_count(rows, edges, kUnits, kRowTileRowCost);
     uint32_t* first_rows = state.first_rows(tiles + 1);
-    detail::launch_plain(state, options, row_tile_starts_kernel<B, Body>, B, body, rows, edges,
-                         kUnits, tiles, first_rows);
+    detail::launch_plain(state, options, row_tile_starts_kernel<B, Body>, B, body, rows, kUnits,
+                         tiles, first_rows);
     const auto tiles_setting_aside = row_tiles_kernel<B, Body, HugeList<Body>, Counters>;
-    const uint64_t threshold = std::min<uint64_t>(
-        kUnits,
-        alb_threshold_of(options, uint64_t(state.grid(tiles_setting_aside, B)) * B, true));
-    if (!alb_inspects(body.max_degree(), threshold)) {  // every row fits its tile
+    const uint64_t threshold =
+        alb_threshold_of(options, uint64_t(state.grid(tiles_setting_aside, B)) * B, true);
+    if (!alb_inspects(body.max_degree(), threshold)) {  // no row is huge
       detail::launch(state, options, "rows", row_tiles_kernel<B, Body, NoHugeList, Counters>, B,
                      body, first_rows, tiles, NoHugeList{});
       return;
