@@ -44,7 +44,8 @@ struct SpmvBody {
   __device__ uint64_t edges_begin(VertexId row) const { return matrix.begin(row); }
   __device__ uint64_t edges_end(VertexId row) const { return matrix.end(row); }
   __host__ __device__ uint64_t max_degree() const { return max_row; }
-  // Rows in CSR order: ALB runs row tiles (kernels.cuh) over them.
+  // Rows in CSR order: ALB can run them as row tiles (kernels.cuh), when
+  // RunOptions::alb_row_tiles asks for it.
   static constexpr bool kContiguousEdges = true;
   __host__ __device__ uint64_t edge_count() const { return matrix.num_edges(); }
   __device__ void edge(VertexId, uint64_t e, const Closure&, Accum& accum) {

@@ -93,19 +93,26 @@ __device__ void edge_balanced_in_grid(const GridRound& grid, Body& body, const I
 #endif
 
 #if defined(__CUDACC__)
-// ALB's huge rows after its row tiles (schedules.cuh: Alb): the items the
-// list holds, its size read on the device, their edges spread over the grid,
-// then their post(). A cooperative launch.
+// ALB's huge list items[0, count) after the pass that filled it: marked
+// active for post_items (the list's push does not), their edges spread over
+// the grid, then their post(). Every thread of the grid calls it with the
+// same count; ends without a final barrier.
+template <int B, class Body>
+__device__ void huge_items_in_grid(const GridRound& grid, Body& body, const ItemArrays<Body>& items,
+                                   uint64_t count, Distribution distribution) {
+  if (count == 0) return;  // the same in every thread: a uniform branch
+  if constexpr (Body::kHasPost || Body::kHasAccum)
+    for (uint64_t i = global_thread(); i < count; i += grid_threads()) items.active[i] = 1;
+  edge_balanced_in_grid<B>(grid, body, items, count, false, distribution);
+}
+
+// ALB's huge rows after its row tiles (schedules.cuh: Alb), the list's size
+// read on the device. A cooperative launch.
 template <int B, class Body>
 __global__ void __launch_bounds__(B)
     huge_items_kernel(Body body, ItemArrays<Body> items, Distribution distribution, GridRound grid) {
   begin_body<B>(body);
-  const uint64_t count = items.stored();
-  if (count > 0) {  // the same in every thread
-    if constexpr (Body::kHasPost || Body::kHasAccum)
-      for (uint64_t i = global_thread(); i < count; i += grid_threads()) items.active[i] = 1;
-    edge_balanced_in_grid<B>(grid, body, items, count, false, distribution);
-  }
+  huge_items_in_grid<B>(grid, body, items, items.stored(), distribution);
   body.template flush<B>();
 }
 #endif

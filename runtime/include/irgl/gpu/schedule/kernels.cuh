@@ -741,10 +741,10 @@ __global__ void __launch_bounds__(BlockThreads) post_kernel(Body body, ItemArray
 
 //===----------------------------------------------------------------------===//
 // ALB's row tiles: topology-driven loops whose vertices accumulate over
-// their edges (spmv, pull pagerank). The merge path of the vertices (rows)
-// and their edges is cut into tiles of equal length, so every tile holds
-// about as much work whatever the degrees; a tile takes the rows whose end
-// lies in it, runs pre() for them, spreads their edges over the block
+// their edges (spmv, pull pagerank). The rows and their edges are cut into
+// tiles of equal cost (a row kRowTileRowCost units, an edge one), so every
+// tile holds about as much work whatever the degrees; a tile runs pre() for
+// its rows, spreads their edges over the block
 // (consecutive edges on consecutive lanes: coalesced loads), reduces each
 // row's partials in shared memory and runs post(). A row longer than ALB's
 // threshold goes to the huge list and the whole grid (schedules.cuh: Alb),
@@ -885,7 +885,7 @@ __device__ void row_tiles(Body& body, const uint32_t* first_rows, uint64_t tiles
     for (uint32_t base = warp_first; base < total; base += BlockThreads) {
       const uint32_t k = base + lane;
       uint32_t next = row;
-      if (k < total && (row == ~0u || k >= row_end)) {
+      if (k < total && k >= row_end) {  // row_end starts at 0: the first edge searches
         next = static_cast<uint32_t>(owning_tile(packed_offset, rows, k));
         row_end = next + 1 < rows ? packed_offset[next + 1] : total;
       }

@@ -262,9 +262,7 @@ struct InGrid<Alb<B>> {
     // Every block counted itself before the barrier and nobody reads it again this round.
     if (global_thread() == 0) *huge.blocks_done() = 0;
     if (count == 0) return;  // the same value in every thread: a uniform branch
-    if constexpr (Body::kHasPost || Body::kHasAccum)
-      for (uint64_t i = global_thread(); i < count; i += grid_threads()) items.active[i] = 1;
-    edge_balanced_in_grid<B>(grid, body, items, count, false, grid_items.alb_distribution);
+    huge_items_in_grid<B>(grid, body, items, count, grid_items.alb_distribution);
     // Every thread read the count before the scan's barrier.
     if (global_thread() == 0) *huge.count = 0;
   }

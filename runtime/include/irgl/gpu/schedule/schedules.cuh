@@ -380,8 +380,8 @@ struct Alb : EdgePolicy<B, Alb<B>> {
   // Row tiles over all `rows` vertices. Rows longer than the threshold go
   // to the huge list, whose edges one cooperative kernel spreads over the
   // grid after reading the list's size on the device: no host
-  // synchronization. (An instrumented State reads it
-  // on the host instead, to record the huge phase as its own launches.)
+  // synchronization. (An instrumented State reads it on the host instead,
+  // to record the huge phase as its own launches.)
   template <class Body, class Counters>
   static void run_row_tiles(const Body& body, uint32_t rows, State<Body, Counters>& state,
                             const RunOptions& options) {
