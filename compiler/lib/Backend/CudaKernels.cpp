@@ -179,8 +179,7 @@ void write_edge_range(CodeWriter& out, const Kernel& kernel) {
            "_end(v); }");
   out.line("__host__ __device__ uint64_t max_degree() const { return " + edge.graph + ".max_" +
            dir + "_degree(); }");
-  out.comment("Each vertex's edges follow the previous vertex's (CSR / CSC): ALB's row tiles "
-              "(--alb-rows on) cut them.");
+  out.comment("Edges in CSR / CSC order: ALB's row tiles (--alb-rows on) cut them.");
   out.line("static constexpr bool kContiguousEdges = true;");
   out.line("__host__ __device__ uint64_t edge_count() const { return " + edge.graph +
            ".num_edges(); }");
