@@ -45,9 +45,10 @@ struct SpmvBody {
   __device__ uint64_t edges_end(VertexId row) const { return matrix.end(row); }
   __host__ __device__ uint64_t max_degree() const { return max_row; }
   // Rows in CSR order: ALB can run them as row tiles (kernels.cuh), when
-  // RunOptions::alb_row_tiles asks for it.
+  // they time faster than TWC (RunOptions::alb_row_tiles, by default).
   static constexpr bool kContiguousEdges = true;
   __host__ __device__ uint64_t edge_count() const { return matrix.num_edges(); }
+  __host__ const void* edge_layout() const { return matrix.offsets; }
   __device__ void edge(VertexId, uint64_t e, const Closure&, Accum& accum) {
     accum.sum += matrix.weight<float>(e) * x[matrix.neighbor(e)];
   }

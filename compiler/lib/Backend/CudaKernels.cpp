@@ -179,10 +179,12 @@ void write_edge_range(CodeWriter& out, const Kernel& kernel) {
            "_end(v); }");
   out.line("__host__ __device__ uint64_t max_degree() const { return " + edge.graph + ".max_" +
            dir + "_degree(); }");
-  out.comment("Edges in CSR / CSC order: ALB's row tiles (--alb-rows on) cut them.");
+  out.comment("Edges in CSR / CSC order: ALB's row tiles cut them, once per offsets array.");
   out.line("static constexpr bool kContiguousEdges = true;");
   out.line("__host__ __device__ uint64_t edge_count() const { return " + edge.graph +
            ".num_edges(); }");
+  out.line("__host__ const void* edge_layout() const { return " + edge.graph + "." + dir +
+           "().offsets; }");
 }
 
 void write_edge(CodeWriter& out, const Kernel& kernel) {

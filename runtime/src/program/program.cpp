@@ -190,12 +190,11 @@ void tune_alb(const po::variables_map& values, ProgramTarget& target) {
                            "'" + distribution + "' is neither cyclic nor blocked");
     blocked = distribution == "blocked";
   }
-  std::optional<bool> row_tiles;
+  std::optional<std::string> row_tiles;
   if (values.count("alb-rows")) {
-    const std::string rows = values["alb-rows"].as<std::string>();
-    if (rows != "on" && rows != "off")
-      throw InputError::in("--alb-rows", "'" + rows + "' is neither on nor off");
-    row_tiles = rows == "on";
+    row_tiles = values["alb-rows"].as<std::string>();
+    if (*row_tiles != "on" && *row_tiles != "off" && *row_tiles != "auto")
+      throw InputError::in("--alb-rows", "'" + *row_tiles + "' is neither on, off nor auto");
   }
   if (!threshold && !blocked && !row_tiles) return;
   target.tune_alb(threshold, blocked, row_tiles);
@@ -203,7 +202,7 @@ void tune_alb(const po::variables_map& values, ProgramTarget& target) {
             << (threshold ? std::to_string(*threshold) : std::string("as compiled"))
             << ", distribution "
             << (blocked ? (*blocked ? "blocked" : "cyclic") : "as compiled") << ", row tiles "
-            << (row_tiles ? (*row_tiles ? "on" : "off") : "as compiled") << "\n";
+            << row_tiles.value_or("as compiled") << "\n";
 }
 
 }  // namespace
@@ -240,8 +239,8 @@ int run_program(int argc, char** argv, const ProgramDescription& description,
           "alb-distribution", po::value<std::string>(),
           "override the ALB huge-edge distribution: cyclic or blocked")(
           "alb-rows", po::value<std::string>(),
-          "on: run loops over all vertices that accumulate over their edges (spmv, pr) as ALB "
-          "row tiles instead of TWC; off (the default)");
+          "ALB's path for loops over all vertices that accumulate over their edges (spmv, pr): "
+          "on (row tiles), off (TWC) or auto (the default: time both once, keep the faster)");
     if (description.outlined_loops)
       options.add_options()("outline", po::value<std::string>(),
                             "how pipe loops run: auto (the default: rounds in one cooperative "

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "bfs_fixtures.h"
@@ -31,6 +32,7 @@ struct RowSumBody {
   unsigned long long* sums;
   uint32_t* edges_seen;
   uint32_t* posts;
+  const void* layout;  // edge_layout(): the graph's offsets unless a test names another
 
   struct Closure {
     uint32_t weight;
@@ -52,6 +54,7 @@ struct RowSumBody {
   __device__ uint64_t edges_end(Node v) const { return g.out_end(v); }
   __host__ __device__ uint64_t max_degree() const { return g.max_out_degree(); }
   __host__ __device__ uint64_t edge_count() const { return g.num_edges(); }
+  __host__ const void* edge_layout() const { return layout ? layout : g.out().offsets; }
   __device__ void edge(Node, uint64_t e, const Closure& closure, Accum& accum) {
     accum.sum += uint64_t(closure.weight) * (g.dst(e) + 1);
     ++accum.edges;
@@ -80,14 +83,16 @@ struct Case {
   const char* name;
   uint64_t threshold = kAlbDefaultThreshold;
   Distribution distribution = Distribution::cyclic;
-  bool row_tiles = true;  // RunOptions::alb_row_tiles
+  RowTiles row_tiles = RowTiles::on;  // RunOptions::alb_row_tiles
+  const void* layout = nullptr;  // RowSumBody::layout
 };
 
 // Runs RowSumBody under ALB over every vertex of `host` and checks every
 // row against the CPU. Returns the rows the huge path took, from the load
 // log when Counters is LoadCounters (0 otherwise).
 template <class Counters = NoLoadCounters>
-uint64_t check_row_sums(const CsrGraph& host, const Case& test) {
+uint64_t check_row_sums(const CsrGraph& host, const Case& test,
+                        State<RowSumBody, Counters>* own_state = nullptr) {
   SCOPED_TRACE(std::string(host.name) + ", " + test.name);
   const DeviceGraph device(host);
   const uint32_t n = host.num_vertices();
@@ -96,13 +101,15 @@ uint64_t check_row_sums(const CsrGraph& host, const Case& test) {
   sums.fill(~0ull);
   edges_seen.zero();
   posts.zero();
-  static State<RowSumBody, Counters> state;
+  static State<RowSumBody, Counters> shared_state;
+  State<RowSumBody, Counters>& state = own_state ? *own_state : shared_state;
   RunOptions options;
   options.alb_threshold = test.threshold;
   options.alb_distribution = test.distribution;
   options.alb_row_tiles = test.row_tiles;
   global_load_log().clear();
-  const RowSumBody body{irgl::lang::view_of(device), sums.data(), edges_seen.data(), posts.data()};
+  const RowSumBody body{irgl::lang::view_of(device), sums.data(), edges_seen.data(), posts.data(),
+                        test.layout};
   Alb<kThreads>::run(body, AllNodes{n}, state, options);
   IRGL_CUDA_CHECK(cudaDeviceSynchronize());
 
@@ -123,7 +130,8 @@ uint64_t check_row_sums(const CsrGraph& host, const Case& test) {
   }
   uint64_t huge_rows = 0;
   for (const LoadRecord& record : global_load_log()) {
-    EXPECT_NE(record.phase, test.row_tiles ? "twc" : "rows");  // the path asked for
+    if (test.row_tiles != RowTiles::automatic)  // the path asked for
+      EXPECT_NE(record.phase, test.row_tiles == RowTiles::on ? "twc" : "rows");
     if (record.phase == "rows") huge_rows += record.path_vertices[int(LoadPath::huge)];
   }
   return huge_rows;
@@ -148,12 +156,14 @@ TEST(AlbRowTiles, EveryRowFitsItsTile) {
       {"default threshold"});
 }
 
-// Rows longer than a tile stay in the tile that holds their end unless
-// they are above the threshold.
+// Rows longer than a tile (a few hundred units here: one tile per block)
+// stay in the tile that holds their end unless they are above the
+// threshold.
 TEST(AlbRowTiles, RowsLongerThanATile) {
   IRGL_REQUIRE_GPU();
   const CsrGraph host = long_rows_graph();
   EXPECT_EQ(check_row_sums<LoadCounters>(host, {"default threshold"}), 0u);
+  check_row_sums(host, {"default threshold, no huge phase"});
   EXPECT_EQ(check_row_sums<LoadCounters>(host, {"threshold 2000", 2000}), 3u);
   check_row_sums(host, {"threshold 2000, cooperative huge phase", 2000});
   check_row_sums(host, {"threshold 2000, blocked", 2000, Distribution::blocked});
@@ -181,13 +191,63 @@ TEST(AlbRowTiles, ThresholdsBelowATile) {
   check_row_sums(host, {"threshold 0, blocked", 0, Distribution::blocked});
 }
 
-// Without RunOptions::alb_row_tiles (the default), ALB runs such loops
-// through TWC.
-TEST(AlbRowTiles, OffByDefault) {
+// RowTiles::off runs such loops through TWC.
+TEST(AlbRowTiles, OffRunsTwc) {
   IRGL_REQUIRE_GPU();
-  EXPECT_FALSE(RunOptions{}.alb_row_tiles);
   check_row_sums<LoadCounters>(long_rows_graph(),
-                               {"row tiles off", 2000, Distribution::cyclic, false});
+                               {"row tiles off", 2000, Distribution::cyclic, RowTiles::off});
+}
+
+// RowTiles::automatic, the default: the first four launches alternate TWC
+// and row tiles, all timed; once their times are in (check_row_sums
+// synchronizes), the path of the best time runs for good. Every launch
+// sums every row.
+TEST(AlbRowTiles, AutomaticTimesBothPathsThenKeepsTheFaster) {
+  IRGL_REQUIRE_GPU();
+  EXPECT_EQ(RunOptions{}.alb_row_tiles, RowTiles::automatic);
+  const CsrGraph host = long_rows_graph();
+  State<RowSumBody, LoadCounters> state;
+  const Case automatic{"automatic", kAlbDefaultThreshold, Distribution::cyclic,
+                       RowTiles::automatic};
+  std::vector<std::string> phases;  // the first phase each launch recorded
+  for (int launch = 0; launch < PathChoice::kTrials + 2; ++launch) {
+    check_row_sums(host, automatic, &state);
+    ASSERT_FALSE(global_load_log().empty());
+    phases.push_back(global_load_log().front().phase);
+  }
+  for (int trial = 0; trial < PathChoice::kTrials; ++trial)
+    EXPECT_EQ(phases[trial], PathChoice::path_of(trial) == 1 ? "rows" : "twc") << trial;
+  const PathChoice& choice = state.path_choice();
+  ASSERT_NE(choice.chosen(), -1);
+  EXPECT_GT(choice.best(0), 0.0f);
+  EXPECT_GT(choice.best(1), 0.0f);
+  const std::string kept = choice.chosen() == 1 ? "rows" : "twc";
+  EXPECT_EQ(phases[PathChoice::kTrials], kept);
+  EXPECT_EQ(phases[PathChoice::kTrials + 1], kept);
+}
+
+// The State keeps the cut while the layout, rows and edges stay the same;
+// a cut made for other degrees only balances worse: another graph of as
+// many rows and edges under the same layout key still sums every row.
+TEST(AlbRowTiles, AStaleCutStillSumsEveryRow) {
+  IRGL_REQUIRE_GPU();
+  const CsrGraph hubs_first = long_rows_graph();
+  EdgeList reversed;
+  reversed.name = "long-rows-reversed";
+  reversed.num_vertices = hubs_first.num_vertices();
+  for (VertexId v = 0; v < hubs_first.num_vertices(); ++v)
+    for (uint64_t e = hubs_first.out_offsets[v]; e < hubs_first.out_offsets[v + 1]; ++e) {
+      reversed.sources.push_back(hubs_first.num_vertices() - 1 - v);
+      reversed.targets.push_back(hubs_first.out_targets[e]);
+    }
+  const CsrGraph hubs_last = build_csr(std::move(reversed), BuildOptions{});
+  ASSERT_EQ(hubs_last.num_edges(), hubs_first.num_edges());
+  static const int key = 0;
+  Case stale{"one layout key for both graphs"};
+  stale.layout = &key;
+  check_row_sums(hubs_first, stale);
+  check_row_sums(hubs_last, stale);  // runs on hubs_first's cut
+  check_row_sums(hubs_first, stale);
 }
 
 TEST(AlbRowTiles, GraphsWithoutEdges) {

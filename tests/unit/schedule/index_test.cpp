@@ -389,6 +389,14 @@ TEST(RowTiles, TilesPartitionTheRowsEvenly) {
   }
 }
 
+// One tile per block, within the bounds.
+TEST(RowTiles, UnitsFollowTheGrid) {
+  EXPECT_EQ(row_tile_units_for(1000, 6000, 4, 10, 512, 4092), 1000u);
+  EXPECT_EQ(row_tile_units_for(1000, 6000, 4, 1000, 512, 4092), 512u);    // small graph
+  EXPECT_EQ(row_tile_units_for(1000, 600000, 4, 10, 512, 4092), 4092u);  // large graph
+  EXPECT_EQ(row_tile_units_for(10, 0, 4, 0, 512, 4092), 512u);           // no blocks
+}
+
 TEST(RowTiles, TileCount) {
   EXPECT_EQ(row_tile_count(0, 0, 4092, 4), 0u);
   EXPECT_EQ(row_tile_count(1, 0, 4092, 4), 1u);

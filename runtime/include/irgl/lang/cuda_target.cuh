@@ -59,10 +59,15 @@ class CudaTarget : public ProgramTarget {
   bool records_load() const override { return records_load_; }
   bool tunes_alb() const override { return true; }
   void tune_alb(std::optional<uint64_t> threshold, std::optional<bool> blocked,
-                std::optional<bool> row_tiles) override {
+                std::optional<std::string> row_tiles) override {
+    using gpu::schedule::RowTiles;
     auto& overrides = gpu::schedule::alb_overrides();
     overrides.threshold = threshold;
-    overrides.row_tiles = row_tiles;
+    overrides.row_tiles.reset();
+    if (row_tiles)
+      overrides.row_tiles = *row_tiles == "on"    ? RowTiles::on
+                            : *row_tiles == "off" ? RowTiles::off
+                                                  : RowTiles::automatic;
     if (blocked)
       overrides.distribution =
           *blocked ? gpu::schedule::Distribution::blocked : gpu::schedule::Distribution::cyclic;

@@ -58,10 +58,10 @@ class ProgramTarget {
   virtual void write_load_report(std::ostream& out) const { (void)out; }
   // Whether the ALB parameters compiled into the kernels can be overridden
   // for a run (--alb-threshold, --alb-distribution "cyclic" or "blocked",
-  // --alb-rows "on" or "off").
+  // --alb-rows "on", "off" or "auto").
   virtual bool tunes_alb() const { return false; }
   virtual void tune_alb(std::optional<uint64_t> threshold, std::optional<bool> blocked,
-                        std::optional<bool> row_tiles) {
+                        std::optional<std::string> row_tiles) {
     (void)threshold;
     (void)blocked;
     (void)row_tiles;

@@ -32,11 +32,14 @@
 //     template <int BlockThreads> __device__ void flush();
 //
 //     // Optional: each vertex's edges follow the previous vertex's
-//     // (edges_end(v) == edges_begin(v + 1), a CSR or CSC graph), and their
-//     // number. ALB then runs loops over all vertices that accumulate as
-//     // row tiles (kernels.cuh: row_tiles). irglc's bodies declare both.
+//     // (edges_end(v) == edges_begin(v + 1), a CSR or CSC graph), their
+//     // number, and an address that identifies the layout (the offsets
+//     // array). ALB then runs loops over all vertices that accumulate as
+//     // row tiles (kernels.cuh: row_tiles), cut once per layout. irglc's
+//     // bodies declare all three.
 //     static constexpr bool kContiguousEdges = true;
 //     __host__ __device__ uint64_t edge_count() const;
+//     __host__ const void* edge_layout() const;
 //   };
 //
 // Every schedule calls pre() exactly once per frontier item (per member of a

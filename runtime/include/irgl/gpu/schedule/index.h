@@ -234,6 +234,17 @@ IRGL_HOST_DEVICE uint64_t row_tile_count(uint64_t rows, uint64_t edges, uint64_t
   return ceil_div(row_cost * rows + edges, units);
 }
 
+// The units of a tile when a grid of `blocks` blocks runs the tiles: the
+// work split into one tile per block, so that a small graph keeps every
+// block busy, within [min_units, max_units] (max_units: what a tile's
+// shared memory holds).
+IRGL_HOST_DEVICE uint64_t row_tile_units_for(uint64_t rows, uint64_t edges, uint64_t row_cost,
+                                             uint64_t blocks, uint64_t min_units,
+                                             uint64_t max_units) {
+  const uint64_t share = ceil_div(row_cost * rows + edges, blocks > 0 ? blocks : 1);
+  return share < min_units ? min_units : share > max_units ? max_units : share;
+}
+
 // The first row of tile `tile`: the largest x <= rows with
 // row_cost * x + ends[x - 1] <= tile * units (ends[i]: the end of row i's
 // edges counted from row 0's first; ends[-1] = 0). Tile t holds the rows

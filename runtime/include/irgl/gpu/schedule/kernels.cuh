@@ -744,14 +744,14 @@ __global__ void __launch_bounds__(BlockThreads) post_kernel(Body body, ItemArray
 // their edges (spmv, pull pagerank). The rows and their edges are cut into
 // tiles of equal cost (a row kRowTileRowCost units, an edge one), so every
 // tile holds about as much work whatever the degrees; a tile runs pre() for
-// its rows, spreads their edges over the block
-// (consecutive edges on consecutive lanes: coalesced loads), reduces each
-// row's partials in shared memory and runs post(). A row longer than ALB's
+// its rows, splits their edges over the block's threads in equal
+// contiguous shares (row_share_walk), reduces each row's partials in
+// shared memory and runs post(). A row longer than ALB's
 // threshold goes to the huge list and the whole grid (schedules.cuh: Alb),
 // so a tile's work is its units plus at most one long row. TWC would
 // give each warp a row at a time: web graphs cluster rows of 100-250 edges,
 // and one warp walking 32 of them one after another set the kernel's time
-// (cnr-2000 spmv: 0.13 ms against cuSPARSE's 0.025).
+// (cnr-2000 spmv: 0.13 ms against row tiles' 0.049 and cuSPARSE's 0.027).
 //===----------------------------------------------------------------------===//
 
 // Bodies whose vertex v has the edges [edges_begin(v), edges_end(v)) with
@@ -765,14 +765,18 @@ struct HasContiguousEdges : std::false_type {};
 template <class Body>
 struct HasContiguousEdges<Body, std::enable_if_t<Body::kContiguousEdges>> : std::true_type {};
 
-// Rows per thread of a row tile: up to 4, fewer where the closure and the
-// accumulator would take the tile's shared memory past 24 KB.
+// Rows per thread of a row tile: up to 2, fewer where the closure and the
+// accumulator would take the tile's shared memory past 24 KB. The walk's
+// loads are not coalesced (row_share_walk): a thread's edges are re-read
+// from L1 over several steps, and the L1 shares its storage with shared
+// memory (RMAT 22 spmv on an H100: 1.56 ms with 4 rows per thread and
+// 21.7 KB per block, 0.93 with 2 and 11 KB).
 template <int BlockThreads, class Body>
 constexpr uint32_t row_tile_rows_per_thread() {
   constexpr uint64_t row_bytes =
       12 + sizeof(typename Body::Closure) + sizeof(typename Body::Accum);
   constexpr uint64_t fit = (24 * 1024) / (row_bytes * BlockThreads);
-  return fit >= 4 ? 4 : fit >= 1 ? uint32_t(fit) : 1;
+  return fit >= 2 ? 2 : 1;
 }
 // A row costs kRowTileRowCost units of a tile, an edge one: a tile of rows
 // averaging d edges holds about units / (d + 4) rows, so that the per-row
@@ -780,7 +784,8 @@ constexpr uint32_t row_tile_rows_per_thread() {
 // enough edges (with rows and edges one unit each, RMAT's tiles held 60
 // rows of 16 edges, a few edges per thread per tile).
 inline constexpr uint32_t kRowTileRowCost = 4;
-// A tile's units: its rows then number at most rows_per_thread * B.
+// A tile's largest number of units (row_tile_units_for picks fewer on small
+// graphs): its rows then number at most rows_per_thread * B.
 template <int BlockThreads, class Body>
 constexpr uint32_t row_tile_units() {
   return kRowTileRowCost * (BlockThreads * row_tile_rows_per_thread<BlockThreads, Body>() - 1);
@@ -809,6 +814,98 @@ __global__ void __launch_bounds__(BlockThreads)
         static_cast<uint32_t>(row_tile_first_row(t, units, kRowTileRowCost, ends, rows));
 }
 
+// Edges a thread of a row tile takes per step of its walk (row_share_walk):
+// their edge() calls run back to back, so their loads overlap.
+inline constexpr uint32_t kRowTileEdgeIlp = 4;
+
+// A row tile's rows in shared memory (row_tiles): per row, its first edge
+// among the tile's `total` packed edges, its first edge id, closure and
+// accumulator.
+template <class Body>
+struct TileRows {
+  VertexId first;  // the tile's first row
+  uint32_t rows, total;
+  const uint32_t* packed_offset;
+  const uint64_t* begin;
+  const typename Body::Closure* closure;
+  typename Body::Accum* accum;
+
+  __device__ uint32_t packed_end(uint32_t row) const {
+    return row + 1 < rows ? packed_offset[row + 1] : total;
+  }
+  // The row holding packed edge k, past `row` (which held an earlier one).
+  __device__ uint32_t row_after(uint32_t row, uint32_t k) const {
+    if (row + 1 < rows && packed_end(row + 1) > k) return row + 1;  // the usual case
+    return static_cast<uint32_t>(owning_tile(packed_offset, rows, k));  // past empty rows
+  }
+};
+
+// Thread t of the block walks the tile's packed edges
+// [t total / B, (t + 1) total / B) in order, summing a row's edges in a
+// register (CUB's merge-based SpMV without its staging): a row it holds
+// whole is stored to the row's accumulator, one it shares with a
+// neighbouring thread (at most its first and its last) is combined by a
+// shared atomic. A row costs a store, an edge no search and no shuffle.
+// (Lanes on consecutive edges instead coalesce the loads but pay a search
+// and a warp-wide combine whenever a lane changes rows: every step on rows
+// of ~10 edges.) A step takes kRowTileEdgeIlp edges, whose edge() calls
+// start from identity() and run back to back before they are folded in
+// order: one edge at a time, each step waited for its loads.
+template <int BlockThreads, class Body, class Counters>
+__device__ void row_share_walk(Body& body, const TileRows<Body>& tile, Counters& counters) {
+  using Accum = typename Body::Accum;
+  const uint32_t share_begin = uint32_t(uint64_t(tile.total) * threadIdx.x / BlockThreads);
+  const uint32_t share_end = uint32_t(uint64_t(tile.total) * (threadIdx.x + 1) / BlockThreads);
+  if (share_begin >= share_end) return;
+  // `row` is the row `partial` sums; `cursor` the row of the last edge taken.
+  uint32_t row = static_cast<uint32_t>(owning_tile(tile.packed_offset, tile.rows, share_begin));
+  uint32_t cursor = row, cursor_end = tile.packed_end(row);
+  bool starts_here = tile.packed_offset[row] == share_begin;
+  Accum partial = Body::identity();
+  auto finish_row = [&](bool ends_here) {
+    if constexpr (Body::kHasAccum) {
+      if (starts_here && ends_here) tile.accum[row] = partial;
+      else Body::atomic_combine(&tile.accum[row], partial);
+      partial = Body::identity();
+    }
+  };
+  auto step = [&](uint32_t k, auto full) {  // the share's edges [k, k + kRowTileEdgeIlp)
+    uint32_t edge_row[kRowTileEdgeIlp];
+    Accum edge_accum[kRowTileEdgeIlp];
+#pragma unroll
+    for (uint32_t j = 0; j < kRowTileEdgeIlp; ++j) {
+      if ((full || k + j < share_end) && k + j >= cursor_end) {
+        cursor = tile.row_after(cursor, k + j);
+        cursor_end = tile.packed_end(cursor);
+      }
+      edge_row[j] = cursor;
+    }
+#pragma unroll
+    for (uint32_t j = 0; j < kRowTileEdgeIlp; ++j) {
+      edge_accum[j] = Body::identity();
+      if (!full && k + j >= share_end) continue;
+      const uint32_t r = edge_row[j];
+      body.edge(tile.first + r, tile.begin[r] + (k + j - tile.packed_offset[r]), tile.closure[r],
+                edge_accum[j]);
+      counters.edges(1);
+    }
+#pragma unroll
+    for (uint32_t j = 0; j < kRowTileEdgeIlp; ++j) {
+      if (!full && k + j >= share_end) continue;
+      if (edge_row[j] != row) {  // row ended inside the share
+        finish_row(true);
+        row = edge_row[j];
+        starts_here = true;
+      }
+      Body::combine(partial, edge_accum[j]);
+    }
+  };
+  uint32_t k = share_begin;
+  for (; k + kRowTileEdgeIlp <= share_end; k += kRowTileEdgeIlp) step(k, std::true_type{});
+  if (k < share_end) step(k, std::false_type{});
+  finish_row(cursor_end <= share_end);  // row == cursor now
+}
+
 // The tiles [0, tiles) cut by first_rows, grid-strided over the blocks.
 // Rows above huge.threshold edges go to the huge list (Huge: HugeList, or
 // NoHugeList where no row can be that long). The rows of a tile are
@@ -833,8 +930,6 @@ __device__ void row_tiles(Body& body, const uint32_t* first_rows, uint64_t tiles
   __shared__ Closure row_closure[kRows];
   __shared__ Accum row_accum[Body::kHasAccum ? kRows : 1];
 
-  const auto warp = cg::tiled_partition<32>(cg::this_thread_block());
-  const unsigned lane = threadIdx.x % 32, warp_first = threadIdx.x - lane;
   for (uint64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     const VertexId first = first_rows[tile];
     const uint32_t rows = first_rows[tile + 1] - first;
@@ -868,35 +963,9 @@ __device__ void row_tiles(Body& body, const uint32_t* first_rows, uint64_t tiles
         packed_offset[threadIdx.x * kRowsPerThread + j] = degree[j];
     __syncthreads();
 
-    // Lane l of a warp takes packed edges warp_first + l + k B: the warp's
-    // lanes are on consecutive edges and step together. A lane searches for
-    // its row only when it leaves the previous one, and keeps its partial
-    // in a register until some lane of the warp moves to another row; then
-    // the warp's runs of lanes on one row combine by shuffles before one
-    // shared atomic each (a long row costs no search and no atomic per edge).
-    uint32_t row = ~0u, row_end = 0;  // the lane's row and its packed end
-    Accum partial = Body::identity();
-    auto flush = [&] {
-      if constexpr (Body::kHasAccum)
-        if (combine_runs<Body>(warp, row, partial) && row != ~0u)
-          Body::atomic_combine(&row_accum[row], partial);
-      partial = Body::identity();
-    };
-    for (uint32_t base = warp_first; base < total; base += BlockThreads) {
-      const uint32_t k = base + lane;
-      uint32_t next = row;
-      if (k < total && k >= row_end) {  // row_end starts at 0: the first edge searches
-        next = static_cast<uint32_t>(owning_tile(packed_offset, rows, k));
-        row_end = next + 1 < rows ? packed_offset[next + 1] : total;
-      }
-      if (warp.any(next != row)) flush();
-      row = next;
-      if (k < total) {
-        body.edge(first + row, row_begin[row] + (k - packed_offset[row]), row_closure[row], partial);
-        counters.edges(1);
-      }
-    }
-    flush();  // every lane of the warp gets here
+    row_share_walk<BlockThreads>(
+        body, TileRows<Body>{first, rows, total, packed_offset, row_begin, row_closure, row_accum},
+        counters);
     __syncthreads();  // post() comes after all of the rows' edges
 #pragma unroll
     for (uint32_t j = 0; j < kRowsPerThread; ++j) {

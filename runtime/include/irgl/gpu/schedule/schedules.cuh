@@ -34,6 +34,7 @@
 #include "irgl/gpu/schedule/grid.cuh"
 #include "irgl/gpu/schedule/kernels.cuh"
 #include "irgl/gpu/schedule/load_log.h"
+#include "irgl/gpu/schedule/path_choice.h"
 
 namespace irgl::gpu::schedule {
 
@@ -43,6 +44,14 @@ unsigned resident_grid(const void* kernel, unsigned threads);
 // Writes `value` into a device counter, ordered on `stream` (no sync).
 void store_count(unsigned long long* count, uint64_t value, cudaStream_t stream);
 
+// ALB's path for loops over all vertices that accumulate over their edges
+// (spmv, pull pagerank): row tiles (kernels.cuh: row_tiles) or TWC.
+// `automatic` times each twice at the launch site and keeps the faster
+// (path_choice.h): on an H100 row tiles took spmv and pr on the web graphs
+// 1.5-2.6x faster than TWC, and were up to 1.37x slower on RMAT 22 and
+// musae (docs/performance.md).
+enum class RowTiles : uint8_t { automatic, on, off };
+
 struct RunOptions {
   cudaStream_t stream = 0;
   // ALB: the degree above which a vertex is huge; by default the number of
@@ -50,11 +59,7 @@ struct RunOptions {
   // (index.h: alb_threshold).
   uint64_t alb_threshold = kAlbDefaultThreshold;
   Distribution alb_distribution = Distribution::cyclic;
-  // ALB: run loops over all vertices that accumulate (spmv, pull pagerank)
-  // as row tiles (kernels.cuh: row_tiles) instead of TWC. Off by default:
-  // on an H100 they took spmv and pr on the web graphs 1.6-2.1x faster,
-  // and spmv on RMAT 22 1.3x slower (docs/performance.md).
-  bool alb_row_tiles = false;
+  RowTiles alb_row_tiles = RowTiles::automatic;
   const char* kernel_name = "";  // for the load log (instrumented States)
 };
 
@@ -64,7 +69,7 @@ struct RunOptions {
 struct AlbOverrides {
   std::optional<uint64_t> threshold;
   std::optional<Distribution> distribution;
-  std::optional<bool> row_tiles;  // --alb-rows on|off
+  std::optional<RowTiles> row_tiles;  // --alb-rows on|off|auto
 };
 AlbOverrides& alb_overrides();
 
@@ -79,7 +84,7 @@ inline uint64_t alb_threshold_of(const RunOptions& options, uint64_t threads_lau
 inline Distribution alb_distribution_of(const RunOptions& options) {
   return alb_overrides().distribution.value_or(options.alb_distribution);
 }
-inline bool alb_row_tiles_of(const RunOptions& options) {
+inline RowTiles alb_row_tiles_of(const RunOptions& options) {
   return alb_overrides().row_tiles.value_or(options.alb_row_tiles);
 }
 
@@ -90,6 +95,15 @@ template <class Body, class CountersT = NoLoadCounters>
 class State {
  public:
   using Counters = CountersT;
+
+  State() = default;
+  State(const State&) = delete;
+  State& operator=(const State&) = delete;
+  ~State() {  // a static State may outlive the CUDA context: errors ignored
+    for (auto& events : trial_events_)
+      for (cudaEvent_t event : events)
+        if (event) (void)cudaEventDestroy(event);
+  }
 
   // Grid of a kernel, computed once per kernel.
   template <class Kernel>
@@ -158,11 +172,52 @@ class State {
     return host_count_[0];
   }
 
-  // ALB's row tiles: room for `entries` first rows (grown, never shrunk).
-  uint32_t* first_rows(uint64_t entries) {
-    if (entries > first_rows_.size()) first_rows_ = DeviceBuffer<uint32_t>(entries + entries / 4);
+  // ALB's row tiles: the buffer of the cut of `rows` rows and `edges` edges
+  // laid out by `layout` (Body::edge_layout()) into `tiles` tiles of
+  // `units`; *cut is true when it holds that cut already (made by an
+  // earlier launch), so a loop run every iteration (pr) cuts its rows once.
+  // The cut only balances: a tile of a stale one still holds at most
+  // units / kRowTileRowCost + 1 rows, whatever the degrees.
+  uint32_t* first_rows(const void* layout, uint64_t rows, uint64_t edges, uint64_t units,
+                       uint64_t tiles, bool* cut) {
+    const RowTileCut wanted{layout, rows, edges, units};
+    *cut = cut_ == wanted;
+    if (!*cut && tiles + 1 > first_rows_.size())
+      first_rows_ = DeviceBuffer<uint32_t>(tiles + 1 + tiles / 4);
+    cut_ = wanted;
     return first_rows_.data();
   }
+  // ALB's automatic choice between TWC (path 0) and row tiles (path 1):
+  // the path this launch runs, after reading the times of the finished
+  // trials (without waiting). With *trial >= 0, the launch goes between
+  // begin_trial() and end_trial().
+  int alb_path(int* trial) {
+    for (int t = 0; t < PathChoice::kTrials; ++t)
+      if (path_choice_.waiting(t)) {
+        const cudaError_t status = cudaEventQuery(trial_events_[t][1]);
+        if (status == cudaErrorNotReady) {  // not an error: not kept as the last one
+          if (cudaPeekAtLastError() == cudaErrorNotReady) (void)cudaGetLastError();
+          continue;
+        }
+        IRGL_CUDA_CHECK(status);
+        float ms = 0;
+        IRGL_CUDA_CHECK(cudaEventElapsedTime(&ms, trial_events_[t][0], trial_events_[t][1]));
+        path_choice_.time(t, ms);
+      }
+    return path_choice_.next(trial);
+  }
+  void begin_trial(int trial, cudaStream_t stream) {
+    // All at the first trial: creating one takes longer than a small launch.
+    if (!trial_events_[0][0])
+      for (auto& events : trial_events_)
+        for (cudaEvent_t& event : events) IRGL_CUDA_CHECK(cudaEventCreate(&event));
+    IRGL_CUDA_CHECK(cudaEventRecord(trial_events_[trial][0], stream));
+  }
+  void end_trial(int trial, cudaStream_t stream) {
+    IRGL_CUDA_CHECK(cudaEventRecord(trial_events_[trial][1], stream));
+  }
+  const PathChoice& path_choice() const { return path_choice_; }
+
   // A cooperative kernel's GridRound for `blocks` blocks.
   GridRound grid_round(unsigned blocks) {
     if (blocks > block_sums_.size()) block_sums_ = DeviceBuffer<uint64_t>(blocks);
@@ -184,7 +239,18 @@ class State {
   DeviceBuffer<unsigned long long> count_;
   PinnedBuffer<unsigned long long> host_count_;
   DeviceBuffer<uint8_t> scan_scratch_;
+  struct RowTileCut {
+    const void* layout = nullptr;
+    uint64_t rows = 0, edges = 0, units = 0;
+    bool operator==(const RowTileCut& other) const {
+      return layout == other.layout && rows == other.rows && edges == other.edges &&
+             units == other.units;
+    }
+  };
   DeviceBuffer<uint32_t> first_rows_;
+  RowTileCut cut_;
+  PathChoice path_choice_;
+  cudaEvent_t trial_events_[PathChoice::kTrials][2] = {};  // per trial: start, stop
   DeviceBuffer<uint64_t> block_sums_;
   LoadRecorder recorder_;
 };
@@ -336,10 +402,17 @@ struct Alb : EdgePolicy<B, Alb<B>> {
                         const RunOptions& options) {
     if constexpr (std::is_same_v<Frontier, AllNodes> && Body::kHasAccum &&
                   HasContiguousEdges<Body>::value) {
-      if (alb_row_tiles_of(options)) {
-        run_row_tiles(body, frontier.count, state, options);
-        return;
-      }
+      const RowTiles mode = alb_row_tiles_of(options);
+      if (mode == RowTiles::on) run_row_tiles(body, frontier.count, state, options);
+      if (mode == RowTiles::off) run_twc(body, frontier, state, options);
+      if (mode != RowTiles::automatic) return;
+      int trial = -1;
+      const int path = state.alb_path(&trial);
+      if (trial >= 0) state.begin_trial(trial, options.stream);
+      if (path == 1) run_row_tiles(body, frontier.count, state, options);
+      else run_twc(body, frontier, state, options);
+      if (trial >= 0) state.end_trial(trial, options.stream);
+      return;
     }
     run_twc(body, frontier, state, options);
   }
@@ -386,15 +459,18 @@ struct Alb : EdgePolicy<B, Alb<B>> {
   static void run_row_tiles(const Body& body, uint32_t rows, State<Body, Counters>& state,
                             const RunOptions& options) {
     if (rows == 0) return;
-    constexpr uint32_t kUnits = row_tile_units<B, Body>();
-    const uint64_t edges = body.edge_count();
-    const uint64_t tiles = row_tile_count(rows, edges, kUnits, kRowTileRowCost);
-    uint32_t* first_rows = state.first_rows(tiles + 1);
-    detail::launch_plain(state, options, row_tile_starts_kernel<B, Body>, B, body, rows, kUnits,
-                         tiles, first_rows);
     const auto tiles_setting_aside = row_tiles_kernel<B, Body, HugeList<Body>, Counters>;
-    const uint64_t threshold =
-        alb_threshold_of(options, uint64_t(state.grid(tiles_setting_aside, B)) * B, true);
+    const unsigned blocks = state.grid(tiles_setting_aside, B);
+    const uint64_t edges = body.edge_count();
+    const uint64_t units = row_tile_units_for(rows, edges, kRowTileRowCost, blocks, 2 * B,
+                                              row_tile_units<B, Body>());
+    const uint64_t tiles = row_tile_count(rows, edges, units, kRowTileRowCost);
+    bool cut = false;
+    uint32_t* first_rows = state.first_rows(body.edge_layout(), rows, edges, units, tiles, &cut);
+    if (!cut)
+      detail::launch_plain(state, options, row_tile_starts_kernel<B, Body>, B, body, rows,
+                           uint32_t(units), tiles, first_rows);
+    const uint64_t threshold = alb_threshold_of(options, uint64_t(blocks) * B, true);
     if (!alb_inspects(body.max_degree(), threshold)) {  // no row is huge
       detail::launch(state, options, "rows", row_tiles_kernel<B, Body, NoHugeList, Counters>, B,
                      body, first_rows, tiles, NoHugeList{});
@@ -408,13 +484,13 @@ struct Alb : EdgePolicy<B, Alb<B>> {
       run_huge_from_host(body, items, state, options);
     } else {
       const auto kernel = huge_items_kernel<B, Body>;
-      const unsigned blocks = state.grid(kernel, B);
-      GridRound grid = state.grid_round(blocks);
+      const unsigned huge_blocks = state.grid(kernel, B);
+      GridRound grid = state.grid_round(huge_blocks);
       Body body_arg = body;
       Distribution distribution = alb_distribution_of(options);
       void* args[] = {&body_arg, &items, &distribution, &grid};
-      IRGL_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), blocks,
-                                                  B, args, 0, options.stream));
+      IRGL_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel),
+                                                  huge_blocks, B, args, 0, options.stream));
       IRGL_CUDA_CHECK_LAUNCH();
     }
   }
