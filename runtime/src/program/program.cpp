@@ -240,7 +240,7 @@ int run_program(int argc, char** argv, const ProgramDescription& description,
           "override the ALB huge-edge distribution: cyclic or blocked")(
           "alb-rows", po::value<std::string>(),
           "ALB's path for loops over all vertices that accumulate over their edges (spmv, pr): "
-          "on (row tiles), off (TWC) or auto (the default: time both once, keep the faster)");
+          "on (row tiles), off (TWC) or auto (the default: time each twice, keep the faster)");
     if (description.outlined_loops)
       options.add_options()("outline", po::value<std::string>(),
                             "how pipe loops run: auto (the default: rounds in one cooperative "

@@ -198,10 +198,8 @@ struct MergeCoordinate {
 
 // The path's crossing of diagonal `diagonal` (tile + atom == diagonal), for
 // `ends[i]` = offsets[i + 1], the end of tile i's atoms (total = ends[tiles-1]).
-// Each unit of work is either an atom or the end of a tile. Ends: a pointer,
-// or anything else whose ends[i] is a uint64_t (row tiles read a graph's).
-template <class Ends>
-IRGL_HOST_DEVICE MergeCoordinate merge_path_search(uint64_t diagonal, const Ends& ends,
+// Each unit of work is either an atom or the end of a tile.
+IRGL_HOST_DEVICE MergeCoordinate merge_path_search(uint64_t diagonal, const uint64_t* ends,
                                                    uint64_t tiles, uint64_t atoms) {
   uint64_t low = diagonal > atoms ? diagonal - atoms : 0;
   uint64_t high = diagonal < tiles ? diagonal : tiles;

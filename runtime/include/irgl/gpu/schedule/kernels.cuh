@@ -756,10 +756,10 @@ __global__ void __launch_bounds__(BlockThreads) post_kernel(Body body, ItemArray
 
 // Bodies whose vertex v has the edges [edges_begin(v), edges_end(v)) with
 // edges_end(v) == edges_begin(v + 1) (CSR or CSC order, as irglc's bodies)
-// declare `static constexpr bool kContiguousEdges = true` and
-// `__host__ __device__ uint64_t edge_count() const` (all vertices' edges);
-// only they run row tiles, whose cut reads the rows' edge ends as one
-// sorted sequence.
+// declare `static constexpr bool kContiguousEdges = true`,
+// `__host__ __device__ uint64_t edge_count() const` (all vertices' edges)
+// and `__host__ const void* edge_layout() const` (body.h); only they run
+// row tiles, whose cut reads the rows' edge ends as one sorted sequence.
 template <class Body, class = void>
 struct HasContiguousEdges : std::false_type {};
 template <class Body>

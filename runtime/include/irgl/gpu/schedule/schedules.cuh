@@ -172,18 +172,20 @@ class State {
     return host_count_[0];
   }
 
-  // ALB's row tiles: the buffer of the cut of `rows` rows and `edges` edges
-  // laid out by `layout` (Body::edge_layout()) into `tiles` tiles of
-  // `units`; *cut is true when it holds that cut already (made by an
-  // earlier launch), so a loop run every iteration (pr) cuts its rows once.
-  // The cut only balances: a tile of a stale one still holds at most
-  // units / kRowTileRowCost + 1 rows, whatever the degrees.
-  uint32_t* first_rows(const void* layout, uint64_t rows, uint64_t edges, uint64_t units,
-                       uint64_t tiles, bool* cut) {
+  // ALB's row tiles: the first rows of the cut of `rows` rows and `edges`
+  // edges laid out by `layout` (Body::edge_layout()) into `tiles` tiles of
+  // `units`. Unless an earlier launch made that cut, `cut(first_rows)`
+  // makes it (launches the kernel that writes it), so a loop run every
+  // iteration (pr) cuts its rows once. The cut only balances: a tile of a
+  // stale one still holds at most units / kRowTileRowCost + 1 rows,
+  // whatever the degrees.
+  template <class Cut>
+  const uint32_t* first_rows(const void* layout, uint64_t rows, uint64_t edges, uint64_t units,
+                             uint64_t tiles, Cut cut) {
     const RowTileCut wanted{layout, rows, edges, units};
-    *cut = cut_ == wanted;
-    if (!*cut && tiles + 1 > first_rows_.size())
-      first_rows_ = DeviceBuffer<uint32_t>(tiles + 1 + tiles / 4);
+    if (cut_ == wanted) return first_rows_.data();
+    if (tiles + 1 > first_rows_.size()) first_rows_ = DeviceBuffer<uint32_t>(tiles + 1 + tiles / 4);
+    cut(first_rows_.data());
     cut_ = wanted;
     return first_rows_.data();
   }
@@ -403,13 +405,11 @@ struct Alb : EdgePolicy<B, Alb<B>> {
     if constexpr (std::is_same_v<Frontier, AllNodes> && Body::kHasAccum &&
                   HasContiguousEdges<Body>::value) {
       const RowTiles mode = alb_row_tiles_of(options);
-      if (mode == RowTiles::on) run_row_tiles(body, frontier.count, state, options);
-      if (mode == RowTiles::off) run_twc(body, frontier, state, options);
-      if (mode != RowTiles::automatic) return;
-      int trial = -1;
-      const int path = state.alb_path(&trial);
+      int trial = -1;  // automatic: path 1 is row tiles (State::alb_path)
+      const bool rows =
+          mode == RowTiles::automatic ? state.alb_path(&trial) == 1 : mode == RowTiles::on;
       if (trial >= 0) state.begin_trial(trial, options.stream);
-      if (path == 1) run_row_tiles(body, frontier.count, state, options);
+      if (rows) run_row_tiles(body, frontier.count, state, options);
       else run_twc(body, frontier, state, options);
       if (trial >= 0) state.end_trial(trial, options.stream);
       return;
@@ -465,11 +465,11 @@ struct Alb : EdgePolicy<B, Alb<B>> {
     const uint64_t units = row_tile_units_for(rows, edges, kRowTileRowCost, blocks, 2 * B,
                                               row_tile_units<B, Body>());
     const uint64_t tiles = row_tile_count(rows, edges, units, kRowTileRowCost);
-    bool cut = false;
-    uint32_t* first_rows = state.first_rows(body.edge_layout(), rows, edges, units, tiles, &cut);
-    if (!cut)
-      detail::launch_plain(state, options, row_tile_starts_kernel<B, Body>, B, body, rows,
-                           uint32_t(units), tiles, first_rows);
+    const uint32_t* first_rows =
+        state.first_rows(body.edge_layout(), rows, edges, units, tiles, [&](uint32_t* starts) {
+          detail::launch_plain(state, options, row_tile_starts_kernel<B, Body>, B, body, rows,
+                               uint32_t(units), tiles, starts);
+        });
     const uint64_t threshold = alb_threshold_of(options, uint64_t(blocks) * B, true);
     if (!alb_inspects(body.max_degree(), threshold)) {  // no row is huge
       detail::launch(state, options, "rows", row_tiles_kernel<B, Body, NoHugeList, Counters>, B,
