@@ -249,8 +249,14 @@ void write_driver(CodeWriter& out, const Module& module, bool with_defaults,
   out.comment(where(driver.loc) + ": the driver");
   out.open(driver_signature(module, with_defaults) + " {");
   out.comment("Every run starts from zeroed vertex data and reductions.");
-  for (const Field& field : module.fields)
-    out.line(field.name + ".reset(" + driver.graph_param + ".num_nodes());");
+  for (const Field& field : module.fields) {
+    const std::string size = "(" + driver.graph_param + ".num_nodes());";
+    if (field.zeroed_each_run)
+      out.line(field.name + ".reset" + size);
+    else
+      out.line(field.name + ".resize" + size + "  // not zeroed: " +
+               where(field.written_whole_by) + " writes all of it first");
+  }
   for (const Reduction& reduction : module.reductions)
     out.line(reduction.name + " = static_cast<" + reduction.value_type + ">(0);");
   write_host_block(out, driver.body, outlined);

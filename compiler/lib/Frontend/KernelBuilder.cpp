@@ -54,6 +54,45 @@ WriteTarget write_target(const Expr* lvalue) {
   return {std::nullopt, ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr, ref};
 }
 
+// The NodeData of a statement `f[vertex] = ...;`, else null.
+const VarDecl* assigned_field_at(const Stmt* stmt, const VarDecl* vertex) {
+  const auto* expr = dyn_cast<Expr>(stmt);
+  if (!expr) return nullptr;
+  expr = dsl::strip(expr);
+  const Expr* target = nullptr;
+  if (const auto* assign = dyn_cast<BinaryOperator>(expr); assign && assign->getOpcode() == BO_Assign)
+    target = assign->getLHS();
+  else if (const auto* call = dyn_cast<CXXOperatorCallExpr>(expr);
+           call && call->getOperator() == OO_Equal)
+    target = call->getArg(0);
+  const auto access = target ? dsl::field_access(target) : std::nullopt;
+  if (!access || dsl::referenced_var(access->index) != vertex) return nullptr;
+  return access->field;
+}
+
+// How many times `code` names `var`.
+unsigned references_to(const Stmt* code, const VarDecl* var) {
+  struct Counter : RecursiveASTVisitor<Counter> {
+    const VarDecl* var;
+    unsigned count = 0;
+    bool VisitDeclRefExpr(DeclRefExpr* ref) {
+      count += ref->getDecl() == var;
+      return true;
+    }
+  } counter;
+  counter.var = var;
+  counter.TraverseStmt(const_cast<Stmt*>(code));
+  return counter.count;
+}
+
+bool leaves_vertex_early(const std::vector<CodeFragment>& fragments) {
+  return std::any_of(fragments.begin(), fragments.end(), [](const CodeFragment& fragment) {
+    return std::any_of(fragment.segments.begin(), fragment.segments.end(), [](const CodeSegment& s) {
+      return s.kind == CodeSegment::Kind::next_vertex;
+    });
+  });
+}
+
 // A statement writing to a vertex-loop variable from inside the edge loop.
 struct LocalWrite {
   const VarDecl* var;
@@ -553,7 +592,34 @@ bool KernelBuilder::build_vertex_loop(Scope& scope, const Stmt* loop_stmt, const
     for (const Stmt* stmt : statements_of(edge_stmt->getBody()))
       loop.edge_loop->body.push_back(context_.fragment(stmt));
   for (const Stmt* stmt : post) loop.post.push_back(context_.fragment(stmt));
+  if (loop.domain == VertexDomain::all_nodes)
+    kernel.fields_written_whole = fields_written_whole(scope, loop, pre, guards, post);
   return true;
+}
+
+std::vector<std::string> KernelBuilder::fields_written_whole(
+    const Scope& scope, const VertexLoop& loop, const std::vector<const Stmt*>& pre,
+    const std::vector<const Stmt*>& guards, const std::vector<const Stmt*>& post) {
+  // A vertex that leaves early (continue, or return in for_all_nodes) may
+  // skip the write.
+  std::vector<CodeFragment> code = loop.post;
+  for (const PreStep& step : loop.pre) code.push_back(step.code);
+  if (loop.edge_loop) code.insert(code.end(), loop.edge_loop->body.begin(), loop.edge_loop->body.end());
+  if (!scope.kernel_code || leaves_vertex_early(code)) return {};
+  // Statements every vertex runs: those before the first guard, and those
+  // after the edge loop when there is no guard.
+  std::vector<const Stmt*> unguarded;
+  for (const Stmt* stmt : pre) {
+    if (std::find(guards.begin(), guards.end(), stmt) != guards.end()) break;
+    unguarded.push_back(stmt);
+  }
+  if (guards.empty()) unguarded.insert(unguarded.end(), post.begin(), post.end());
+  std::vector<std::string> fields;
+  for (const Stmt* stmt : unguarded)
+    if (const VarDecl* field = assigned_field_at(stmt, scope.vertex);
+        field && references_to(scope.kernel_code, field) == 1)  // the write only
+      add_unique(fields, field->getNameAsString());
+  return fields;
 }
 
 bool KernelBuilder::build_edge_loop(Scope& scope, const CXXForRangeStmt* loop, EdgeLoop& edge,
@@ -763,6 +829,7 @@ std::optional<Kernel> KernelBuilder::build_kernel(const FunctionDecl* function) 
   kernel.loop.header = context_.original_text(
       SourceRange(vertex_loop->getBeginLoc(), vertex_loop->getRParenLoc()));
   checker_.check_kernel_code(body);
+  scope.kernel_code = body;
   if (!build_vertex_loop(scope, vertex_loop, vertex_loop->getBody(), kernel.loop, kernel))
     return std::nullopt;
   for (const Stmt* stmt : prologue) kernel.prologue.push_back(context_.fragment(stmt));
@@ -818,6 +885,7 @@ std::optional<Kernel> KernelBuilder::build_for_all_nodes(const CallExpr* call,
   kernel.loop.loc = kernel.loc;
   kernel.loop.header = "for_all_nodes(" + kernel.loop.graph + ", [&](Node " + kernel.loop.vertex_var + ") ...)";
   checker_.check_kernel_code(lambda->getBody());
+  scope.kernel_code = lambda->getBody();
   if (!build_vertex_loop(scope, call, lambda->getBody(), kernel.loop, kernel)) return std::nullopt;
   return kernel;
 }

@@ -56,6 +56,9 @@ class KernelBuilder {
     std::set<const clang::VarDecl*> per_thread;
     // Variables declared in the vertex body before the edge loop.
     std::set<const clang::VarDecl*> vertex_locals;
+    // The kernel's whole code (function or lambda body): where its reads
+    // of NodeData are looked for.
+    const clang::Stmt* kernel_code = nullptr;
   };
 
   bool build_vertex_loop(Scope& scope, const clang::Stmt* loop_stmt, const clang::Stmt* body,
@@ -63,6 +66,12 @@ class KernelBuilder {
   bool split_body(Scope& scope, const clang::Stmt* body, VertexLoop& loop,
                   std::vector<const clang::Stmt*>& pre, std::vector<const clang::Stmt*>& guards,
                   std::vector<const clang::Stmt*>& post, const clang::CXXForRangeStmt*& edge);
+  // Kernel::fields_written_whole of a built all-nodes loop whose body
+  // split into `pre` (guards included), `guards` and `post`.
+  std::vector<std::string> fields_written_whole(const Scope& scope, const VertexLoop& loop,
+                                                const std::vector<const clang::Stmt*>& pre,
+                                                const std::vector<const clang::Stmt*>& guards,
+                                                const std::vector<const clang::Stmt*>& post);
   bool build_edge_loop(Scope& scope, const clang::CXXForRangeStmt* loop, EdgeLoop& edge,
                        Kernel& kernel);
   void attach_pragma(const clang::Stmt* vertex_loop, const clang::Stmt* edge_loop,

@@ -173,8 +173,8 @@ class Dumper {
     out_ << "graph-needs in-edges=" << (m.graph_needs.in_edges ? "yes" : "no")
          << " weights=" << weight_name(m.graph_needs.weights) << "\n";
     for (const auto& field : m.fields)
-      out_ << "field " << field.name << " : " << field.element_type << "  ; " << field.loc.str()
-           << "\n";
+      out_ << "field " << field.name << " : " << field.element_type
+           << (field.zeroed_each_run ? "" : " not-zeroed") << "  ; " << field.loc.str() << "\n";
     for (const auto& r : m.reductions)
       out_ << "reduction " << r.name << " : " << to_string(r.op) << "<" << r.value_type
            << ">  ; " << r.loc.str() << "\n";
@@ -216,6 +216,8 @@ class Dumper {
     }
     out_ << "  fields " << list(k.fields_used) << " reductions " << list(k.reductions_used)
          << " pushes " << list(k.worklists_pushed) << "\n";
+    if (!k.fields_written_whole.empty())
+      out_ << "  writes-whole " << list(k.fields_written_whole) << "\n";
     for (const auto& fragment : k.prologue) {
       out_ << "  prologue\n";
       code(fragment, "    ");

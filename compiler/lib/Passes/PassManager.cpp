@@ -48,6 +48,7 @@ PassManager PassManager::standard() {
   PassManager manager;
   manager.add(create_schedule_selection_pass());
   manager.add(create_iteration_outlining_pass());
+  manager.add(create_redundant_zeroing_pass());
   return manager;
 }
 

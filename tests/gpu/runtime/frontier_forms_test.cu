@@ -387,6 +387,53 @@ TEST(FrontierStats, MembersAndDegreeSums) {
             repeated.size() * (host.out_offsets[6] - host.out_offsets[5]));
 }
 
+// Every block of the kernel answers DenseRoundCheck::reached for the same
+// queue; answers[b] is block b's.
+__global__ void dense_check_kernel(gpu::DenseRoundCheck check, gpu::SparseQueueView queue,
+                                   uint64_t size, uint8_t* answers) {
+  const bool reached = check.reached<256>(queue, size);
+  if (threadIdx.x == 0) answers[blockIdx.x] = reached;
+}
+
+// The persistent kernel's check samples fewer items than the host's
+// estimate: exact up to its sample, and above it the mean of evenly spaced
+// samples times the size (exact when every item has the same degree); all
+// blocks agree.
+TEST(DenseRoundCheck, SampledDegreeSumsDecideInEveryBlockAlike) {
+  IRGL_REQUIRE_GPU();
+  const CsrGraph host = irgl::testing::skewed_graph();
+  const gpu::DeviceGraph device(host);
+  const uint64_t* offsets = device.view().out.offsets;
+  constexpr uint64_t kSample = gpu::DenseRoundCheck::samples_per_block<256>();
+  constexpr unsigned kBlocks = 7;
+  gpu::DeviceBuffer<uint8_t> answers(kBlocks);
+  auto degree = [&](VertexId v) { return host.out_offsets[v + 1] - host.out_offsets[v]; };
+  uint64_t max_degree = 0;
+  for (VertexId v = 0; v < host.num_vertices(); ++v) max_degree = std::max(max_degree, degree(v));
+  auto answer = [&](const std::vector<VertexId>& items, uint64_t edges) {
+    gpu::SparseQueue queue(items.size());
+    queue.assign(items);
+    const gpu::DenseRoundCheck check{offsets, max_degree, edges};
+    dense_check_kernel<<<kBlocks, 256>>>(check, queue.view(), items.size(), answers.data());
+    IRGL_CUDA_CHECK(cudaGetLastError());
+    const std::vector<uint8_t> all = answers.download();
+    EXPECT_EQ(std::count(all.begin(), all.end(), all.front()), kBlocks);
+    return all.front() != 0;
+  };
+
+  std::vector<VertexId> few = irgl::testing::random_vertex_set(host.num_vertices(), 0.1, 3);
+  few.resize(std::min<uint64_t>(few.size(), kSample));
+  uint64_t exact = 0;
+  for (VertexId v : few) exact += degree(v);
+  EXPECT_TRUE(answer(few, exact));
+  EXPECT_FALSE(answer(few, exact + 1));
+
+  const std::vector<VertexId> repeated(3 * kSample + 7, 5);  // vertex 5 is a hub
+  const uint64_t sum = repeated.size() * degree(5);
+  EXPECT_TRUE(answer(repeated, sum));
+  EXPECT_FALSE(answer(repeated, sum + 1));
+}
+
 // The estimates a pipe takes with its size read equal the read-back ones
 // (the degree sum sampled at the queue's device-side size), and the members
 // counted together with their degrees equal the host's count.

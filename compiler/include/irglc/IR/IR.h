@@ -181,6 +181,10 @@ struct Kernel {
   std::vector<std::string> fields_used;
   std::vector<std::string> reductions_used;
   std::vector<std::string> worklists_pushed;
+  // NodeData an all-nodes loop assigns at every vertex before reading any
+  // (`f[n] = ...;` in the body, with no guard, continue or return before
+  // it) and that the kernel reads nowhere: a launch writes all of it.
+  std::vector<std::string> fields_written_whole;
   // Set for kernels made from a driver's for_all_nodes(g, [&](Node n) {...}):
   // the lambda's captured driver variables became scalar params.
   bool from_for_all_nodes = false;
@@ -195,6 +199,11 @@ struct Field {
   std::string name;
   std::string element_type;
   SourceLoc loc;
+  // Zeroed at the start of each run, unless the redundant-zeroing pass
+  // found that a launch writes all of it before anything reads it (then
+  // `written_whole_by`: the launch's source position).
+  bool zeroed_each_run = true;
+  SourceLoc written_whole_by;
 };
 
 enum class ReductionOp { sum, min, max };

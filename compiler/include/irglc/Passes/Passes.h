@@ -57,6 +57,10 @@ std::unique_ptr<Pass> create_schedule_selection_pass();
 // pipe.swap(), with loop-invariant arguments).
 std::unique_ptr<Pass> create_iteration_outlining_pass();
 
+// Marks the NodeData that need no zeroing at the start of a run: those whose
+// first use is a top-level launch that writes all of them before any read.
+std::unique_ptr<Pass> create_redundant_zeroing_pass();
+
 class PassManager {
  public:
   void add(std::unique_ptr<Pass> pass) { passes_.push_back(std::move(pass)); }

@@ -61,8 +61,13 @@ class NodeData {
   explicit NodeData(const char* name) : name_(name) {}
 
   void reset(uint32_t nodes) {
-    if (buffer_.size() != nodes) buffer_ = gpu::DeviceBuffer<T>(nodes);
+    resize(nodes);
     buffer_.zero();
+  }
+  // Sizes it without zeroing (the driver, for data that a launch writes
+  // whole before any read: irglc's redundant-zeroing pass).
+  void resize(uint32_t nodes) {
+    if (buffer_.size() != nodes) buffer_ = gpu::DeviceBuffer<T>(nodes);
   }
   NodeArray<T> view() { return {buffer_.data()}; }
   std::vector<T> download() const { return buffer_.download(); }

@@ -46,6 +46,9 @@ class NodeData {
 
   // Sizes the data for `nodes` vertices, all T{} (done by the driver).
   void reset(uint32_t nodes) { values_.assign(nodes, T{}); }
+  // Sizes the data for `nodes` vertices, values unspecified (done by the
+  // driver for data that a launch writes whole before any read).
+  void resize(uint32_t nodes) { values_.resize(nodes); }
   const std::string& name() const { return name_; }
   const std::vector<T>& values() const { return values_; }
 
