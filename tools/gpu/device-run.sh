@@ -7,6 +7,10 @@
 #   unit      the GPU unit tests (irgl_gpu_runtime_tests) and the self-check
 #   matrix    every example x every schedule build x every graph, against the
 #             checker and the CPU builds (tools/gpu/check-examples.sh)
+#   combos    every pipe example (bfs sssp cc kcore) x every build in BIN_DIR
+#             (the -nocoop builds: --no-coop) x --outline off and persistent
+#             on a subset of graphs; with `matrix` (--outline auto) that is
+#             every schedule x outlining x cooperative conversion
 #   sanitize  compute-sanitizer memcheck and racecheck of every example under
 #             several schedules on karate and RMAT 12
 #   load      instrumented bfs/sssp on RMAT under TWC and ALB (load reports)
@@ -44,6 +48,17 @@ for part in "$@"; do
       status=$?
       note "matrix ($suffixes): $(tail -1 "$out/matrix.log") (exit $status)"
       grep -v " PASS$" "$out/matrix.log" | grep -v "^app " | head -20
+      ;;
+    combos)
+      suffixes=$(cd "$bin" && ls bfs-cuda-* | grep -v -- '-load$' | sed 's/^bfs-//' |
+        awk '{ print $0 "@outline=off " $0 "@outline=persistent" }' | tr '\n' ' ')
+      APPS="bfs sssp cc kcore" GRAPHS="${COMBO_GRAPHS:-karate|dolphins|luxembourg|rome99|cnr-2000|ego-twitter|bcsstk16}" \
+        WORK_DIR=/tmp/combos EXTRA_GRAPHS="rmat:scale=16: grid:300x300:" JOBS=${JOBS:-8} \
+        timeout "${MATRIX_TIMEOUT:-420}" "$here/check-examples.sh" "$bin" "$data" $suffixes \
+        > "$out/combos.log" 2>&1
+      status=$?
+      note "combos (--outline off and persistent): $(tail -1 "$out/combos.log") (exit $status)"
+      grep -v " PASS$" "$out/combos.log" | grep -v "^app " | head -20
       ;;
     sanitize)
       sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)

@@ -1,0 +1,23 @@
+"""Every program a table of irgl-bench runs is one that bench.sh builds:
+a schedule of its IRGL_EXAMPLE_SCHEDULES, an EXTRA_BUILDS entry (passed as
+IRGL_EXAMPLE_VARIANTS) or the cuSPARSE baseline. Prints one line per table."""
+import importlib.machinery
+import importlib.util
+import re
+import sys
+
+bench_dir = sys.argv[1]
+loader = importlib.machinery.SourceFileLoader("irgl_bench", bench_dir + "/irgl-bench")
+spec = importlib.util.spec_from_loader("irgl_bench", loader)
+bench = importlib.util.module_from_spec(spec)
+loader.exec_module(bench)
+
+script = open(bench_dir + "/bench.sh").read()
+built = set(re.search(r'-DIRGL_EXAMPLE_SCHEDULES="([^"]*)"', script).group(1).split(";"))
+if set(bench.SCHEDULES) != built:
+    sys.exit("bench.sh builds %s, irgl-bench runs %s" % (sorted(built), sorted(bench.SCHEDULES)))
+built |= set(bench.EXTRA_BUILDS) | {"cusparse"}
+for name, (_description, _graphs, _apps, builds, extra) in bench.tables().items():
+    variants = extra.get("variants", {})
+    missing = sorted({variants[b][0] if b in variants else b for b in builds} - built)
+    print("%s: %s" % (name, "missing " + ",".join(missing) if missing else "all built"))
