@@ -28,6 +28,20 @@ export IRGL_CACHE_DIR=${IRGL_CACHE_DIR:-/tmp/irgl-cache}
 mkdir -p "$IRGL_CACHE_DIR"
 summary=()
 note() { summary+=("$*"); echo "== $*"; }
+# The builds in BIN_DIR but the instrumented ones, as check-examples suffixes.
+builds() { (cd "$bin" && ls bfs-cuda-* | grep -v -- '-load$' | sed 's/^bfs-//'); }
+# check NAME LABEL SUFFIX...: check-examples.sh over the suffixes (APPS,
+# GRAPHS and EXTRA_GRAPHS from the caller), logged to OUT/NAME.log; notes
+# the summary and prints the first failures.
+check() {
+  local name=$1 label=$2 status
+  shift 2
+  WORK_DIR=/tmp/$name JOBS=${JOBS:-8} timeout "${MATRIX_TIMEOUT:-420}" \
+    "$here/check-examples.sh" "$bin" "$data" "$@" > "$out/$name.log" 2>&1
+  status=$?
+  note "$label: $(tail -1 "$out/$name.log") (exit $status)"
+  grep -v " PASS$" "$out/$name.log" | grep -v "^app " | head -20
+}
 
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/gpu.txt"
 
@@ -41,24 +55,15 @@ for part in "$@"; do
       note "selfcheck: exit $? ($(grep -c PASS "$out/selfcheck.log") PASS lines)"
       ;;
     matrix)
-      suffixes=$(cd "$bin" && ls bfs-cuda-* | grep -v -- '-load$' | sed 's/^bfs-//' | tr '\n' ' ')
-      WORK_DIR=/tmp/matrix EXTRA_GRAPHS="${EXTRA_GRAPHS:-rmat:scale=20,edge-factor=8: grid:300x300:}" \
-        JOBS=${JOBS:-8} timeout "${MATRIX_TIMEOUT:-420}" "$here/check-examples.sh" "$bin" "$data" $suffixes \
-        > "$out/matrix.log" 2>&1
-      status=$?
-      note "matrix ($suffixes): $(tail -1 "$out/matrix.log") (exit $status)"
-      grep -v " PASS$" "$out/matrix.log" | grep -v "^app " | head -20
+      suffixes=$(builds | tr '\n' ' ')
+      EXTRA_GRAPHS="${EXTRA_GRAPHS:-rmat:scale=20,edge-factor=8: grid:300x300:}" \
+        check matrix "matrix ($suffixes)" $suffixes
       ;;
     combos)
-      suffixes=$(cd "$bin" && ls bfs-cuda-* | grep -v -- '-load$' | sed 's/^bfs-//' |
-        awk '{ print $0 "@outline=off " $0 "@outline=persistent" }' | tr '\n' ' ')
-      APPS="bfs sssp cc kcore" GRAPHS="${COMBO_GRAPHS:-karate|dolphins|luxembourg|rome99|cnr-2000|ego-twitter|bcsstk16}" \
-        WORK_DIR=/tmp/combos EXTRA_GRAPHS="rmat:scale=16: grid:300x300:" JOBS=${JOBS:-8} \
-        timeout "${MATRIX_TIMEOUT:-420}" "$here/check-examples.sh" "$bin" "$data" $suffixes \
-        > "$out/combos.log" 2>&1
-      status=$?
-      note "combos (--outline off and persistent): $(tail -1 "$out/combos.log") (exit $status)"
-      grep -v " PASS$" "$out/combos.log" | grep -v "^app " | head -20
+      APPS="bfs sssp cc kcore" EXTRA_GRAPHS="rmat:scale=16: grid:300x300:" \
+        GRAPHS="${COMBO_GRAPHS:-karate|dolphins|luxembourg|rome99|cnr-2000|ego-twitter|bcsstk16}" \
+        check combos "combos (--outline off and persistent)" \
+        $(builds | awk '{ print $0 "@outline=off " $0 "@outline=persistent" }')
       ;;
     sanitize)
       sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)

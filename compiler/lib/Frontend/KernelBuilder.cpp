@@ -85,12 +85,19 @@ unsigned references_to(const Stmt* code, const VarDecl* var) {
   return counter.count;
 }
 
-bool leaves_vertex_early(const std::vector<CodeFragment>& fragments) {
-  return std::any_of(fragments.begin(), fragments.end(), [](const CodeFragment& fragment) {
+// Whether some vertex may leave the loop's body early: a `continue` (or a
+// `return` in for_all_nodes) anywhere in it.
+bool leaves_vertex_early(const VertexLoop& loop) {
+  auto leaves = [](const CodeFragment& fragment) {
     return std::any_of(fragment.segments.begin(), fragment.segments.end(), [](const CodeSegment& s) {
       return s.kind == CodeSegment::Kind::next_vertex;
     });
-  });
+  };
+  return std::any_of(loop.pre.begin(), loop.pre.end(),
+                     [&](const PreStep& step) { return leaves(step.code); }) ||
+         std::any_of(loop.post.begin(), loop.post.end(), leaves) ||
+         (loop.edge_loop &&
+          std::any_of(loop.edge_loop->body.begin(), loop.edge_loop->body.end(), leaves));
 }
 
 // A statement writing to a vertex-loop variable from inside the edge loop.
@@ -600,12 +607,8 @@ bool KernelBuilder::build_vertex_loop(Scope& scope, const Stmt* loop_stmt, const
 std::vector<std::string> KernelBuilder::fields_written_whole(
     const Scope& scope, const VertexLoop& loop, const std::vector<const Stmt*>& pre,
     const std::vector<const Stmt*>& guards, const std::vector<const Stmt*>& post) {
-  // A vertex that leaves early (continue, or return in for_all_nodes) may
-  // skip the write.
-  std::vector<CodeFragment> code = loop.post;
-  for (const PreStep& step : loop.pre) code.push_back(step.code);
-  if (loop.edge_loop) code.insert(code.end(), loop.edge_loop->body.begin(), loop.edge_loop->body.end());
-  if (!scope.kernel_code || leaves_vertex_early(code)) return {};
+  // A vertex that leaves early may skip the write.
+  if (!scope.kernel_code || leaves_vertex_early(loop)) return {};
   // Statements every vertex runs: those before the first guard, and those
   // after the edge loop when there is no guard.
   std::vector<const Stmt*> unguarded;

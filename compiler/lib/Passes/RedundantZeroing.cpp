@@ -38,14 +38,18 @@ bool names(const CodeFragment& code, const std::string& name) {
   return false;
 }
 
+bool args_name(const HostStmt& stmt, const std::string& name) {
+  for (const std::string& arg : stmt.args)
+    if (names(arg, name)) return true;
+  return false;
+}
+
 // Whether a driver statement may use field `name`: a kernel it launches
 // uses it, or its host code names it (conservatively, any mention).
 bool uses(const Module& module, const HostStmt& stmt, const std::string& name) {
   if (names(stmt.code, name) || names(stmt.name, name) || names(stmt.init, name) ||
-      names(stmt.condition, name) || names(stmt.increment, name))
+      names(stmt.condition, name) || names(stmt.increment, name) || args_name(stmt, name))
     return true;
-  for (const std::string& arg : stmt.args)
-    if (names(arg, name)) return true;
   if (const Kernel* kernel = module.find_kernel(stmt.kernel))
     for (const std::string& field : kernel->fields_used)
       if (field == name) return true;
@@ -66,18 +70,13 @@ class RedundantZeroing : public Pass {
                             stmt.kind == HostStmt::Kind::for_all_nodes;
       if (const Kernel* kernel = launches ? module.find_kernel(stmt.kernel) : nullptr)
         for (const std::string& written : kernel->fields_written_whole)
-          if (!used.count(written) && !names_in_args(stmt, written)) skip_zeroing(module, written, stmt);
+          if (!used.count(written) && !args_name(stmt, written)) skip_zeroing(module, written, stmt);
       for (const Field& field : module.fields)
         if (uses(module, stmt, field.name)) used.insert(field.name);
     }
   }
 
  private:
-  static bool names_in_args(const HostStmt& stmt, const std::string& name) {
-    for (const std::string& arg : stmt.args)
-      if (names(arg, name)) return true;
-    return false;
-  }
   static void skip_zeroing(Module& module, const std::string& name, const HostStmt& launch) {
     for (Field& field : module.fields)
       if (field.name == name) {
