@@ -20,6 +20,7 @@
 #include "irgl/graph/stats.h"
 #include "irgl/options/graph_options.h"
 #include "irgl/support/error.h"
+#include "irgl/support/output_file.h"
 
 namespace po = boost::program_options;
 
@@ -111,17 +112,16 @@ int stats_command(int argc, char** argv) {
 // to replace an existing `output` unless `force`.
 int write_binary(const std::string& source, const std::string& output, bool force,
                  const irgl::GraphOptionValues& values) {
-  struct stat info;
-  if (::stat(output.c_str(), &info) == 0) {
-    if (S_ISDIR(info.st_mode)) throw irgl::InputError::in(output, "is a directory");
-    if (!force) throw irgl::InputError::in(output, "already exists (use --force to replace it)");
-  }
+  // A bad output path fails before the load; with "-" the report below goes
+  // to standard error.
+  if (irgl::OutputFile::check(output, force) == irgl::OutputFile::Kind::standard_output)
+    irgl::OutputFile::reserve_standard_output();
   const irgl::LoadOptions load = irgl::to_load_options(values);
   const auto start = std::chrono::steady_clock::now();
   const irgl::CsrGraph graph = irgl::load_graph(source, load);
   const double load_seconds = seconds_since(start);
   const auto write_start = std::chrono::steady_clock::now();
-  irgl::write_irgl_binary(output, graph);
+  irgl::write_irgl_binary(output, graph, force);
   std::printf("%s: %llu vertices, %llu edges (loaded in %.2f s, written in %.2f s)\n",
               output.c_str(), static_cast<unsigned long long>(graph.num_vertices()),
               static_cast<unsigned long long>(graph.num_edges()), load_seconds,

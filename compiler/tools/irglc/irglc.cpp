@@ -18,7 +18,7 @@
 
 #include "irgl/options/graph_options.h"
 #include "irgl/options/unsigned_option.h"
-#include "irgl/support/atomic_file.h"
+#include "irgl/support/output_file.h"
 #include "irgl/support/error.h"
 #include "irglc/Backend/Backend.h"
 #include "irglc/Frontend/Frontend.h"
@@ -91,14 +91,16 @@ std::string base_name(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-// Refuses to replace the input, or a file irglc did not generate (unless
-// --force).
+// Refuses to replace the input, or a regular file irglc did not generate
+// (unless --force); "-", devices and FIFOs are written as they are.
 void check_writable(const std::string& path, const Options& options) {
   char resolved_out[PATH_MAX], resolved_in[PATH_MAX];
   if (realpath(path.c_str(), resolved_out) && realpath(options.input.c_str(), resolved_in) &&
       std::string(resolved_out) == resolved_in)
     throw irgl::InputError::in(path, "is the input file; choose another output with -o");
-  if (!exists(path) || options.force) return;
+  if (irgl::OutputFile::check(path, /*overwrite=*/true) != irgl::OutputFile::Kind::regular ||
+      !exists(path) || options.force)
+    return;
   std::ifstream existing(path);
   std::string first_line;
   std::getline(existing, first_line);
@@ -107,10 +109,10 @@ void check_writable(const std::string& path, const Options& options) {
                                      "replace it");
 }
 
-// Writes through a temporary file in the same directory, renamed into place
-// (check_writable already decided whether replacing is allowed).
+// Writes through OutputFile: a regular file through a temporary renamed into
+// place (check_writable already decided whether replacing is allowed).
 void write_file(const std::string& path, const std::string& text) {
-  irgl::AtomicFile file(path, /*overwrite=*/true);
+  irgl::OutputFile file(path, /*overwrite=*/true);
   file.write(text);
   file.commit();
 }
@@ -225,6 +227,9 @@ int compile(int argc, char** argv) {
     output = base_name(replace_extension(options.input, emit_ir ? ".ir"
                                                         : backend.target == irglc::Target::cuda ? ".cu"
                                                                                                 : ".cpp"));
+  if (output == "-" && backend.emit == irglc::EmitKind::library)
+    throw irgl::InputError::in("-o", "library mode writes a header beside its source; name a "
+                                     "file, not '-'");
   const std::string header = replace_extension(output, ".h");
   check_writable(output, options);
   if (backend.emit == irglc::EmitKind::library) check_writable(header, options);

@@ -35,7 +35,7 @@
 
 #include "edge_parallel.h"
 #include "hashing.h"
-#include "irgl/support/atomic_file.h"
+#include "irgl/support/output_file.h"
 #include "irgl/support/error.h"
 #include "irgl/support/parallel.h"
 
@@ -500,16 +500,36 @@ HeaderBytes encode_header(const CsrGraph& graph, const Shape& shape, uint64_t ch
   return header;
 }
 
+// Writes the header, then each section and its padding, front to back: for
+// destinations that cannot seek (standard output, a pipe, a device).
+void write_in_order(OutputFile& file, const HeaderBytes& header,
+                    const std::vector<Section>& sections) {
+  static const char kZeros[8] = {};
+  file.write(reinterpret_cast<const char*>(header.data()), kHeaderBytes);
+  uint64_t at = kHeaderBytes;
+  for (const Section& section : sections) {
+    file.write(kZeros, section.offset - at);
+    file.write(reinterpret_cast<const char*>(section.data), section.bytes);
+    file.write(kZeros, section.end() - section.data_end());
+    at = section.end();
+  }
+}
+
 }  // namespace
 
-void write_irgl_binary(const std::string& path, const CsrGraph& graph) {
+void write_irgl_binary(const std::string& path, const CsrGraph& graph, bool overwrite) {
   const Shape shape = shape_of(graph);
   std::vector<Section> sections = layout(shape);
   for (Section& section : sections)
     section.data = static_cast<const unsigned char*>(section_data(graph, section.array));
   const HeaderBytes header = encode_header(graph, shape, payload_checksum(sections));
 
-  AtomicFile file(path, /*overwrite=*/true);
+  OutputFile file(path, overwrite);
+  if (!file.seekable()) {
+    write_in_order(file, header, sections);
+    file.commit();
+    return;
+  }
   // Sizing the file first leaves the padding as zeros.
   if (::ftruncate(file.fd(), static_cast<off_t>(sections.back().end())) != 0)
     file.fail("cannot write", errno);

@@ -118,7 +118,7 @@ std::optional<CsrGraph> read_cached_graph(const std::string& cache_path) {
 
 void write_cached_graph(const std::string& cache_path, const CsrGraph& graph) {
   try {
-    write_irgl_binary(cache_path, graph);
+    write_irgl_binary(cache_path, graph, /*overwrite=*/true);
   } catch (const InputError& error) {
     warn(std::string("not caching the graph: ") + error.what());
   }

@@ -12,7 +12,7 @@
 #include "irgl/options/graph_options.h"
 #include "irgl/options/unsigned_option.h"
 #include "irgl/results/result_writer.h"
-#include "irgl/support/atomic_file.h"
+#include "irgl/support/output_file.h"
 #include "irgl/support/error.h"
 #include "irgl/support/time_summary.h"
 
@@ -168,7 +168,7 @@ void check_graph(const CsrGraph& graph, const std::string& source,
 
 // Writes the target's load log, refusing to replace a file unless `force`.
 void write_load_report_file(const std::string& path, bool force, const ProgramTarget& target) {
-  AtomicFile file(path, force);
+  OutputFile file(path, force);
   std::ostringstream text;
   target.write_load_report(text);
   file.write(text.str());
@@ -220,7 +220,7 @@ int run_program(int argc, char** argv, const ProgramDescription& description,
                                     " [options] GRAPH\nOptions");
     options.add_options()("help,h", "show this help")(
         "graph", po::value(&graph_source), "graph file or generator spec (rmat:, grid:, uniform:)")(
-        "output,o", po::value(&output), "write the results to this file (checker format)")(
+        "output,o", po::value(&output), "write the results to this file (checker format; - for standard output)")(
         "force", po::bool_switch(&force), "replace an existing --output file")(
         "runs", unsigned_value(&runs, "--runs")->default_value("1"),
         "timed runs of the whole driver")(
@@ -278,6 +278,11 @@ int run_program(int argc, char** argv, const ProgramDescription& description,
       throw InputError::in(description.name, "no graph given (see --help)");
     if (runs == 0) throw InputError::in("--runs", "must be at least 1");
 
+    // A bad output path fails now, not after the runs.
+    if (output == "-") OutputFile::reserve_standard_output();
+    else if (!output.empty()) OutputFile::check(output, force);
+    if (!load_report.empty()) OutputFile::check(load_report, force);
+
     if (tunes_alb) tune_alb(values, target);
     if (values.count("outline")) {
       const std::string mode = values["outline"].as<std::string>();
@@ -332,6 +337,11 @@ int run_program(int argc, char** argv, const ProgramDescription& description,
       write_options.overwrite = force;
       for (const ProgramParameter& parameter : description.parameters)
         write_options.fields.push_back({parameter.name, parameter_text(parameter)});
+      if (output == "-" && recorded_outputs().size() > 1)
+        throw InputError::in("--output", description.name + " writes " +
+                                             std::to_string(recorded_outputs().size()) +
+                                             " outputs; standard output ('-') takes one: name "
+                                             "a file");
       ResultFileWriter writer(output, description.name, graph.num_vertices(), write_options);
       for (const RecordedOutput& recorded : recorded_outputs()) recorded.write(writer);
       for (const std::string& written : writer.written) std::cout << "output " << written << "\n";

@@ -12,7 +12,7 @@
 #include <stdexcept>
 #include <type_traits>
 
-#include "irgl/support/atomic_file.h"
+#include "irgl/support/output_file.h"
 #include "irgl/support/error.h"
 #include "irgl/support/parallel.h"
 
@@ -40,7 +40,7 @@ char* format_value(char* out, T value, bool max_is_infinity) {
 // Formats values[0..count) one per line, in parallel, and writes them in
 // order through large buffers.
 template <class T>
-void write_value_lines(AtomicFile& file, const T* values, uint64_t count,
+void write_value_lines(OutputFile& file, const T* values, uint64_t count,
                        bool max_is_infinity) {
   const unsigned threads = host_threads();
   std::vector<std::vector<char>> buffers(threads);
@@ -134,7 +134,7 @@ void write_vertex_result(const std::string& path, std::string_view algorithm,
   if constexpr (std::is_integral_v<T>)
     if (format && format->syntax == ValueSyntax::membership)
       check_membership_values(algorithm, values, count);
-  AtomicFile file(path, options.overwrite);
+  OutputFile file(path, options.overwrite);
   file.write(header_text(algorithm, count, options.fields));
   // Labels, counts and memberships have no infinity: their maximum is a number.
   const bool max_is_infinity = !format || format->syntax == ValueSyntax::distance;
@@ -162,7 +162,7 @@ template void write_vertex_result<double>(const std::string&, std::string_view, 
 void write_scalar_result(const std::string& path, std::string_view algorithm, uint64_t value,
                          uint64_t num_vertices, const ResultWriteOptions& options) {
   check_header(algorithm, ResultShape::scalar, options.fields);
-  AtomicFile file(path, options.overwrite);
+  OutputFile file(path, options.overwrite);
   file.write(header_text(algorithm, num_vertices, options.fields));
   char line[kMaxValueChars];
   char* end = std::to_chars(line, line + sizeof line - 1, value).ptr;

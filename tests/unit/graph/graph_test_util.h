@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "input_error.h"
+#include "scratch_dir.h"
 #include "irgl/graph/csr_graph.h"
 #include "irgl/graph/edge_list.h"
 #include "irgl/support/error.h"
@@ -105,34 +106,6 @@ inline void expect_same_graph(const CsrGraph& a, const CsrGraph& b) {
   EXPECT_EQ(a.in_sources, b.in_sources);
   EXPECT_EQ(a.in_weights, b.in_weights);
 }
-
-// A fresh directory under $TMPDIR, removed with everything in it.
-class ScratchDir {
- public:
-  ScratchDir() {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string pattern = std::string(tmp ? tmp : "/tmp") + "/irgl-test-XXXXXX";
-    if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~ScratchDir() { std::filesystem::remove_all(path_); }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-
-  const std::string& path() const { return path_; }
-  std::string file(const std::string& name) const { return path_ + "/" + name; }
-  // The names of the entries in the directory, sorted.
-  std::vector<std::string> entries() const {
-    std::vector<std::string> names;
-    for (const auto& entry : std::filesystem::directory_iterator(path_))
-      names.push_back(entry.path().filename().string());
-    std::sort(names.begin(), names.end());
-    return names;
-  }
-
- private:
-  std::string path_;
-};
 
 inline std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

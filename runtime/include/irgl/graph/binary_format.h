@@ -34,9 +34,11 @@ namespace irgl {
 inline constexpr char kIrglBinaryMagic[8] = {'I', 'R', 'G', 'L', 'C', 'S', 'R', '\0'};
 inline constexpr uint32_t kIrglBinaryVersion = 1;
 
-// Writes `graph` to `path` through a temporary file renamed into place, so a
-// failed or interrupted write never leaves a partial file at `path`.
-void write_irgl_binary(const std::string& path, const CsrGraph& graph);
+// Writes `graph` to `path` (OutputFile: a regular file through a temporary
+// renamed into place, so a failed or interrupted write never leaves a partial
+// file at `path`; "-", a pipe or a device written front to back). An existing
+// file is replaced only with `overwrite`.
+void write_irgl_binary(const std::string& path, const CsrGraph& graph, bool overwrite);
 
 // Reads and validates a binary CSR file; throws InputError on any problem.
 CsrGraph read_irgl_binary(const std::string& path);
