@@ -28,6 +28,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
@@ -68,7 +69,7 @@ enum : uint64_t {
   kEdgesAt = 32,
   kChecksumAt = 40,
   kHeaderChecksumAt = 48,
-  kReserved2At = 56,
+  kOriginAt = 56,
 };
 
 using HeaderBytes = std::array<unsigned char, kHeaderBytes>;
@@ -339,7 +340,6 @@ Shape check_header(const std::string& path, const unsigned char* header, uint64_
     if (value != 0) fail_at(path, at, "reserved field is " + std::to_string(value) + ", not 0");
   };
   check_reserved(kReserved1At, load<uint32_t>(header, kReserved1At));
-  check_reserved(kReserved2At, load<uint64_t>(header, kReserved2At));
   Shape shape;
   shape.vertices = load<uint64_t>(header, kVerticesAt);
   shape.edges = load<uint64_t>(header, kEdgesAt);
@@ -449,10 +449,32 @@ void check_adjacency(const std::string& path, const Section& offsets_section,
                 neighbors_name + " is not sorted, but the sorted flag is set");
 }
 
+// Float weights must be numbers, as every text reader requires: a NaN or an
+// infinity makes every sum and comparison of a program meaningless.
+void check_finite(const std::string& path, const Section& section,
+                  const std::vector<uint32_t>& weights) {
+  const uint64_t e = find_first(0, weights.size(), [&](uint64_t i) {
+    float value;
+    std::memcpy(&value, &weights[i], sizeof value);
+    return !std::isfinite(value);
+  });
+  if (e == weights.size()) return;
+  float value;
+  std::memcpy(&value, &weights[e], sizeof value);
+  fail_at(path, section.offset + 4 * e,
+          std::string("weight ") + std::to_string(value) + " of edge " + std::to_string(e) +
+              " in the " + name_of(section.array) + " is not a finite number");
+}
+
 // Everything CsrGraph::validate() checks (which works serially and names no
 // byte), then what the flags promise.
 void check_structure(const std::string& path, const CsrGraph& graph,
                      const std::vector<Section>& sections) {
+  if (graph.weight_type == WeightType::float32) {
+    check_finite(path, find_section(sections, Array::out_weights), graph.out_weights);
+    if (graph.has_transpose())
+      check_finite(path, find_section(sections, Array::in_weights), graph.in_weights);
+  }
   check_adjacency(path, find_section(sections, Array::out_offsets),
                   find_section(sections, Array::out_targets), graph.out_offsets, graph.out_targets,
                   graph.sorted);
@@ -484,7 +506,8 @@ Shape shape_of(const CsrGraph& graph) {
   return shape;
 }
 
-HeaderBytes encode_header(const CsrGraph& graph, const Shape& shape, uint64_t checksum) {
+HeaderBytes encode_header(const CsrGraph& graph, const Shape& shape, uint64_t checksum,
+                          uint64_t origin) {
   HeaderBytes header{};
   std::memcpy(header.data(), kIrglBinaryMagic, sizeof kIrglBinaryMagic);
   const uint32_t flags = (shape.weighted ? kFlagWeighted : 0) |
@@ -497,6 +520,7 @@ HeaderBytes encode_header(const CsrGraph& graph, const Shape& shape, uint64_t ch
   store<uint64_t>(header.data(), kEdgesAt, shape.edges);
   store<uint64_t>(header.data(), kChecksumAt, checksum);
   store<uint64_t>(header.data(), kHeaderChecksumAt, header_checksum(header.data()));
+  store<uint64_t>(header.data(), kOriginAt, origin);
   return header;
 }
 
@@ -517,12 +541,13 @@ void write_in_order(OutputFile& file, const HeaderBytes& header,
 
 }  // namespace
 
-void write_irgl_binary(const std::string& path, const CsrGraph& graph, bool overwrite) {
+void write_irgl_binary(const std::string& path, const CsrGraph& graph, bool overwrite,
+                       uint64_t origin) {
   const Shape shape = shape_of(graph);
   std::vector<Section> sections = layout(shape);
   for (Section& section : sections)
     section.data = static_cast<const unsigned char*>(section_data(graph, section.array));
-  const HeaderBytes header = encode_header(graph, shape, payload_checksum(sections));
+  const HeaderBytes header = encode_header(graph, shape, payload_checksum(sections), origin);
 
   OutputFile file(path, overwrite);
   if (!file.seekable()) {
@@ -543,7 +568,7 @@ void write_irgl_binary(const std::string& path, const CsrGraph& graph, bool over
   file.commit(/*durable=*/true);
 }
 
-CsrGraph read_irgl_binary(const std::string& path) {
+CsrGraph read_irgl_binary(const std::string& path, uint64_t* origin) {
   FileDescriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (file.get() < 0)
     throw InputError::in(path, std::string("cannot open: ") + std::strerror(errno));
@@ -564,6 +589,7 @@ CsrGraph read_irgl_binary(const std::string& path) {
   CsrGraph graph;
   const auto flags = load<uint32_t>(header.data(), kFlagsAt);
   graph.name = path;
+  if (origin) *origin = load<uint64_t>(header.data(), kOriginAt);
   graph.weight_type = static_cast<WeightType>(load<uint32_t>(header.data(), kWeightTypeAt));
   graph.symmetric = flags & kFlagSymmetric;
   graph.sorted = flags & kFlagSorted;

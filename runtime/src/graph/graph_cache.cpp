@@ -3,10 +3,14 @@
 //
 // A cache file is "<source name>-<32 hex digits>.csr". The digits are two
 // XXH64 hashes of a key made of: kCacheVersion; for a file, its absolute path,
-// size, modification time in nanoseconds, device and inode; for a generator
+// size, modification and status-change times in nanoseconds, device and inode
+// (the status-change time moves with every write, even when the modification
+// time is put back: touch -r, cp -p, tar); for a generator
 // spec, the spec text; and every build option. Changing any of them selects a
 // different file, so entries are never stale; old ones are simply no longer
-// used (nothing here deletes them, except damaged ones).
+// used (nothing here deletes them, except damaged ones). Each entry's header
+// holds an origin derived from its name, checked on load, so a file copied
+// over an entry or renamed to it is never taken for it.
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -28,7 +32,7 @@ namespace {
 
 // Bump when a parser, a generator or build_csr starts producing different
 // graphs from the same input, so that old entries stop matching.
-constexpr unsigned kCacheVersion = 1;
+constexpr unsigned kCacheVersion = 2;
 
 // A reminder to extend options_key() when BuildOptions gains a field.
 static_assert(sizeof(BuildOptions) == 32, "BuildOptions changed: update options_key()");
@@ -55,9 +59,12 @@ std::string file_key(const std::string& path) {
   char absolute[PATH_MAX];
   if (!::realpath(path.c_str(), absolute))
     throw InputError::in(path, std::string("cannot open: ") + std::strerror(errno));
-  const int64_t mtime_ns = int64_t(info.st_mtim.tv_sec) * 1000000000 + info.st_mtim.tv_nsec;
+  auto nanoseconds = [](const timespec& t) {
+    return std::to_string(int64_t(t.tv_sec) * 1000000000 + t.tv_nsec);
+  };
   return std::string("file ") + absolute + " size=" + std::to_string(info.st_size) +
-         " mtime=" + std::to_string(mtime_ns) + " dev=" + std::to_string(info.st_dev) +
+         " mtime=" + nanoseconds(info.st_mtim) + " ctime=" + nanoseconds(info.st_ctim) +
+         " dev=" + std::to_string(info.st_dev) +
          " ino=" + std::to_string(info.st_ino);
 }
 
@@ -81,6 +88,19 @@ std::string make_directories(const std::string& dir) {
   struct stat info;
   if (::stat(dir.c_str(), &info) != 0) return std::strerror(errno);
   return S_ISDIR(info.st_mode) ? "" : "not a directory";
+}
+
+// The origin an entry's header holds: a hash of its file name (which encodes
+// the key), never 0 (the origin of files written outside the cache).
+uint64_t origin_of(const std::string& cache_path) {
+  const std::string name = cache_path.substr(cache_path.rfind('/') + 1);
+  return hashing::Xxh64::of(name, 2) | 1;
+}
+
+void remove_entry(const std::string& cache_path, const std::string& why) {
+  warn("removing " + why);
+  if (::unlink(cache_path.c_str()) != 0)
+    warn("cannot remove " + cache_path + ": " + std::strerror(errno));
 }
 
 }  // namespace
@@ -107,18 +127,20 @@ std::optional<CsrGraph> read_cached_graph(const std::string& cache_path) {
   struct stat info;
   if (::stat(cache_path.c_str(), &info) != 0) return std::nullopt;
   try {
-    return read_irgl_binary(cache_path);
+    uint64_t origin = 0;
+    CsrGraph graph = read_irgl_binary(cache_path, &origin);
+    if (origin == origin_of(cache_path)) return graph;
+    remove_entry(cache_path, "a cache file that is not the entry its name says (copied over "
+                             "or renamed): " + cache_path);
   } catch (const InputError& error) {
-    warn(std::string("removing a damaged cache file (") + error.what() + ")");
-    if (::unlink(cache_path.c_str()) != 0)
-      warn("cannot remove " + cache_path + ": " + std::strerror(errno));
-    return std::nullopt;
+    remove_entry(cache_path, std::string("a damaged cache file (") + error.what() + ")");
   }
+  return std::nullopt;
 }
 
 void write_cached_graph(const std::string& cache_path, const CsrGraph& graph) {
   try {
-    write_irgl_binary(cache_path, graph, /*overwrite=*/true);
+    write_irgl_binary(cache_path, graph, /*overwrite=*/true, origin_of(cache_path));
   } catch (const InputError& error) {
     warn(std::string("not caching the graph: ") + error.what());
   }

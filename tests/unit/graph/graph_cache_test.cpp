@@ -98,7 +98,16 @@ TEST(CachePath, FollowsTheSourceFilesSizeAndModificationTime) {
   EXPECT_NE(touched, original);
   testing::write_file(source, "0 1\n1 0\n");
   set_mtime(source, 1700000000, 6);
-  EXPECT_NE(cache_path_for(source, GraphFormat::automatic, {}, dir.file("cache")), touched) << "same time, new size";
+  const std::string grown = cache_path_for(source, GraphFormat::automatic, {}, dir.file("cache"));
+  EXPECT_NE(grown, touched) << "same time, new size";
+
+  // Regression: an edit in place, same size, modification time put back
+  // (touch -r, cp -p, rsync -t) kept the old entry.
+  usleep(10000);  // status-change times have the file system's granularity
+  testing::write_file(source, "1 0\n0 1\n");
+  set_mtime(source, 1700000000, 6);
+  EXPECT_NE(cache_path_for(source, GraphFormat::automatic, {}, dir.file("cache")), grown)
+      << "same size and time, new status-change time";
 }
 
 TEST(CachePath, MissingSourceIsAnInputError) {
@@ -164,12 +173,39 @@ TEST(LoadGraphCache, SecondLoadReadsTheCacheFile) {
   ASSERT_EQ(entries.size(), 1u);
   testing::expect_same_graph(read_irgl_binary(entries[0]), first);
 
-  // Swap in another graph: a second load must return it, proving a hit.
-  const CsrGraph impostor = build_csr(testing::edge_list(2, {{1, 0}}), {});
-  write_irgl_binary(entries[0], impostor, /*overwrite=*/true);
+  // Store another graph as the entry: a second load must return it, proving
+  // a hit.
+  const CsrGraph stand_in = build_csr(testing::edge_list(2, {{1, 0}}), {});
+  write_cached_graph(entries[0], stand_in);
   const CsrGraph second = load_graph(kSpec, options);
-  testing::expect_same_graph(second, impostor);
+  testing::expect_same_graph(second, stand_in);
   EXPECT_EQ(second.name, kSpec);
+}
+
+// Regression: a .csr of another graph copied over an entry was used silently.
+TEST(LoadGraphCache, AForeignFileCopiedOverAnEntryIsNotUsed) {
+  ScratchDir dir;
+  const LoadOptions options = cached_in(dir);
+  const CsrGraph original = load_graph(kSpec, options);
+  const std::vector<std::string> entries = cache_entries(dir);
+  ASSERT_EQ(entries.size(), 1u);
+  write_irgl_binary(entries[0], build_csr(testing::edge_list(2, {{1, 0}}), {}),
+                    /*overwrite=*/true);  // as irgl-graph convert writes files
+  ::testing::internal::CaptureStderr();
+  testing::expect_same_graph(load_graph(kSpec, options), original);
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(),
+            "irgl: warning: removing a cache file that is not the entry its name says (copied "
+            "over or renamed): " + entries[0] + "\n");
+  testing::expect_same_graph(*read_cached_graph(entries[0]), original);  // rebuilt
+
+  // An entry of another source renamed to this one is refused the same way.
+  const CsrGraph other = load_graph("grid:3x3", options);
+  for (const std::string& entry : cache_entries(dir))
+    if (entry != entries[0]) std::filesystem::rename(entry, entries[0]);
+  ::testing::internal::CaptureStderr();
+  testing::expect_same_graph(load_graph(kSpec, options), original);
+  EXPECT_NE(::testing::internal::GetCapturedStderr(), "");
+  (void)other;
 }
 
 TEST(LoadGraphCache, OptionChangeMisses) {

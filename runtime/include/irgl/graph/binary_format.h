@@ -11,7 +11,8 @@
 //   offset 32  uint64    number of edges m
 //   offset 40  uint64    checksum of everything after the 64-byte header
 //   offset 48  uint64    header checksum (of bytes 0..47)
-//   offset 56  uint64    reserved (0)
+//   offset 56  uint64    origin: 0, except in load-cache entries, where it
+//                        identifies the entry (see read_cached_graph)
 //   offset 64  uint64[n+1] out offsets, uint32[m] targets, [uint32[m] weights],
 //              then, with a transpose, uint64[n+1] in offsets, uint32[m]
 //              sources, [uint32[m] weights]; each array starts 8-byte aligned.
@@ -19,7 +20,7 @@
 // XXH64 of the XXH64s of its 4 MiB chunks (little-endian u64s), seeded with
 // the payload length, so it is computed in parallel.
 // Readers check the magic, version, sizes against the file length, both
-// checksums and the CSR invariants, and report problems as "file: byte N: ...".
+// checksums, the CSR invariants and that float weights are finite, and report problems as "file: byte N: ...".
 #pragma once
 
 #include <optional>
@@ -38,21 +39,24 @@ inline constexpr uint32_t kIrglBinaryVersion = 1;
 // renamed into place, so a failed or interrupted write never leaves a partial
 // file at `path`; "-", a pipe or a device written front to back). An existing
 // file is replaced only with `overwrite`.
-void write_irgl_binary(const std::string& path, const CsrGraph& graph, bool overwrite);
+void write_irgl_binary(const std::string& path, const CsrGraph& graph, bool overwrite,
+                       uint64_t origin = 0);
 
 // Reads and validates a binary CSR file; throws InputError on any problem.
-CsrGraph read_irgl_binary(const std::string& path);
+// `origin`, when given, receives the header's origin field.
+CsrGraph read_irgl_binary(const std::string& path, uint64_t* origin = nullptr);
 
 // The cache file for `source` loaded with `options` in `cache_dir`: its name
-// encodes the source (for files: absolute path, size and modification time;
-// for generator specs: the spec), the format it is read as and the build
-// options. Creates `cache_dir`
-// if needed.
+// encodes the source (for files: absolute path, size, modification and
+// status-change times, device and inode; for generator specs: the spec), the
+// format it is read as and the build options. Creates `cache_dir` if needed.
 std::string cache_path_for(const std::string& source, GraphFormat format,
                            const BuildOptions& options, const std::string& cache_dir);
 
-// The cached graph, or nothing when the file is absent; a damaged cache file
-// is reported as a warning on stderr, removed, and treated as absent.
+// The cached graph, or nothing when the file is absent; a damaged cache file,
+// or one whose origin field does not name this entry (a .csr copied over it,
+// an entry renamed), is reported as a warning on stderr, removed, and
+// treated as absent.
 std::optional<CsrGraph> read_cached_graph(const std::string& cache_path);
 
 // Stores a graph in the cache; failures (full disk, no permission) are
