@@ -1,6 +1,7 @@
 #include "irgl/support/parallel.h"
 
 #include <cstdlib>
+#include <iostream>
 
 namespace irgl {
 
@@ -14,5 +15,17 @@ unsigned host_threads() {
   }();
   return threads;
 }
+
+namespace detail {
+
+void warn_thread_refused(unsigned started, unsigned wanted, const std::system_error& error) {
+  static std::atomic<bool> warned{false};
+  if (warned.exchange(true)) return;
+  std::cerr << "irgl: warning: the system refused a worker thread (" << error.what()
+            << "); running on " << started + 1 << " of " << wanted + 1
+            << " threads (lower IRGL_THREADS to avoid this)\n";
+}
+
+}  // namespace detail
 
 }  // namespace irgl

@@ -1,10 +1,13 @@
 // Minimal host-side data parallelism on std::thread (no OpenMP runtime to ship
-// with binaries that travel to other machines).
+// with binaries that travel to other machines). When the system refuses a
+// thread (IRGL_THREADS above a pids or memory limit), the work runs on the
+// threads that did start, after one warning on stderr.
 #pragma once
 
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -13,6 +16,42 @@ namespace irgl {
 // Number of worker threads host loops use: IRGL_THREADS if set, otherwise the
 // hardware concurrency (at least 1).
 unsigned host_threads();
+
+namespace detail {
+
+// Reports, once per process, that the system refused a worker thread.
+void warn_thread_refused(unsigned started, unsigned wanted, const std::system_error& error);
+
+// Worker threads, joined when this goes out of scope (even when the calling
+// thread's own share of the work throws).
+class Workers {
+ public:
+  explicit Workers(unsigned capacity) { threads_.reserve(capacity); }
+  ~Workers() {
+    for (std::thread& thread : threads_) thread.join();
+  }
+  Workers(const Workers&) = delete;
+  Workers& operator=(const Workers&) = delete;
+
+  // Runs work(w) on a new thread for each w in [first, last), stopping at
+  // the first thread the system refuses (a memory, pids or ulimit limit);
+  // returns the first w that got no thread, so that the caller can do it.
+  template <class Work>
+  unsigned start(unsigned first, unsigned last, Work& work) {
+    unsigned w = first;
+    try {
+      for (; w < last; ++w) threads_.emplace_back([&work, w] { work(w); });
+    } catch (const std::system_error& error) {
+      warn_thread_refused(w - first, last - first, error);
+    }
+    return w;
+  }
+
+ private:
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace detail
 
 // Calls body(chunk_begin, chunk_end, worker) for disjoint chunks covering
 // [begin, end), one chunk per worker, workers in [0, host_threads()).
@@ -27,14 +66,12 @@ void parallel_chunks(uint64_t begin, uint64_t end, Body&& body) {
     body(begin, end, 0u);
     return;
   }
-  std::vector<std::thread> threads;
-  threads.reserve(workers);
-  for (unsigned w = 0; w < workers; ++w) {
-    const uint64_t lo = begin + total * w / workers;
-    const uint64_t hi = begin + total * (w + 1) / workers;
-    threads.emplace_back([&body, lo, hi, w] { body(lo, hi, w); });
-  }
-  for (auto& thread : threads) thread.join();
+  auto chunk = [&body, begin, total, workers](unsigned w) {
+    body(begin + total * w / workers, begin + total * (w + 1) / workers, w);
+  };
+  detail::Workers threads(workers);
+  unsigned w = threads.start(0, workers, chunk);
+  for (; w < workers; ++w) chunk(w);  // the chunks no thread could be started for
 }
 
 // The number of chunks parallel_chunks(begin, end, ...) will use.
@@ -67,11 +104,9 @@ void parallel_tasks(uint64_t count, Body&& body) {
     work(0);
     return;
   }
-  std::vector<std::thread> threads;
-  threads.reserve(workers - 1);
-  for (unsigned w = 1; w < workers; ++w) threads.emplace_back(work, w);
-  work(0);
-  for (auto& thread : threads) thread.join();
+  detail::Workers threads(workers - 1);
+  threads.start(1, workers, work);
+  work(0);  // with however many threads started: the tasks are shared
 }
 
 }  // namespace irgl
