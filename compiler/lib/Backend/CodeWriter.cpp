@@ -288,6 +288,15 @@ void write_program_main(CodeWriter& out, const Module& module, const std::string
                         : module.graph_needs.weights == GraphNeeds::Weights::float32 ? "float32"
                                                                                       : "none";
   out.line(std::string("program.weights = irgl::WeightType::") + weights + ";");
+  if (!driver.input_requirements.empty() || !driver.path_length_fields.empty())
+    out.comment("What " + module.program_name + " requires of its graph (require() in the program at " +
+                where(driver.loc) + ").");
+  for (const std::string& requirement : driver.input_requirements)
+    out.line("program.requirements.push_back(irgl::lang::Input::" + requirement + ");");
+  for (const PathLengthField& field : driver.path_length_fields)
+    out.line("program.path_length_fields.push_back({\"" + field.name + "\", \"" +
+             field.element_type + "\", irgl::lang::largest_path_length<" + field.element_type +
+             ">()});");
   for (const ProgramParam& param : driver.params) {
     out.line("program.parameters.push_back({\"" + param.var.name +
              "\", irgl::lang::ProgramParameter::Type::" + param.value_kind + ", &" +

@@ -26,6 +26,12 @@ bool contains_launch(const Stmt* stmt) {
   return false;
 }
 
+void report_nested_requirement(FrontendContext& context, const CallExpr* call) {
+  context.error(call->getBeginLoc(),
+                "require() states what the program assumes of its graph: write it as a "
+                "statement of the program body, not inside a loop or an if");
+}
+
 // Host code must not reach into GPU data except through the driver API.
 class HostCodeVisitor : public RecursiveASTVisitor<HostCodeVisitor> {
  public:
@@ -47,6 +53,13 @@ class HostCodeVisitor : public RecursiveASTVisitor<HostCodeVisitor> {
       context_.error(call->getBeginLoc(),
                      "reductions are combined in kernels; the driver may only reset them "
                      "(r = value) and read them (r.value())");
+    return true;
+  }
+
+  // The driver's own require() statements never reach here (build_block
+  // takes them); one nested in host code would be applied unconditionally.
+  bool VisitCallExpr(CallExpr* call) {
+    if (dsl::prelude_function(call) == "require") report_nested_requirement(context_, call);
     return true;
   }
 
@@ -202,11 +215,66 @@ HostStmt DriverBuilder::build_stmt(const Stmt* stmt) {
   return out;
 }
 
+// require(g, Input::..., path_lengths_fit(f), ...): recorded on the driver,
+// not a statement of it. Only at the top of the program body: the generated
+// program applies requirements before it loads the graph, not conditionally.
+bool DriverBuilder::build_requirement(const Stmt* stmt, bool top_level) {
+  const auto* expr = dyn_cast<Expr>(stmt);
+  const auto* call = expr ? dyn_cast<CallExpr>(dsl::strip(expr)) : nullptr;
+  if (dsl::prelude_function(call) != "require") return false;
+  if (!top_level) {
+    report_nested_requirement(context_, call);
+    return true;
+  }
+  const VarDecl* graph = call->getNumArgs() ? dsl::referenced_var(call->getArg(0)) : nullptr;
+  if (!graph || graph->getNameAsString() != driver_->graph_param) {
+    context_.error(call->getBeginLoc(),
+                   "require()'s first argument is the program's graph '" +
+                       driver_->graph_param + "'");
+    return true;
+  }
+  for (unsigned i = 1; i < call->getNumArgs(); ++i) {
+    const Expr* arg = dsl::strip(call->getArg(i));
+    const auto* ref = dyn_cast<DeclRefExpr>(arg);
+    const auto* enumerator = ref ? dyn_cast<EnumConstantDecl>(ref->getDecl()) : nullptr;
+    if (enumerator && dsl::in_prelude(enumerator)) {
+      driver_->input_requirements.push_back(enumerator->getNameAsString());
+    } else if (const auto* inner = dyn_cast<CallExpr>(arg);
+               dsl::prelude_function(inner) == "path_lengths_fit") {
+      add_path_length_field(inner);
+    } else {
+      context_.error(arg->getBeginLoc(), "require() takes Input::... requirements and "
+                                         "path_lengths_fit(field) after the graph");
+    }
+  }
+  return true;
+}
+
+void DriverBuilder::add_path_length_field(const CallExpr* call) {
+  const VarDecl* var = call->getNumArgs() == 1 ? dsl::referenced_var(call->getArg(0)) : nullptr;
+  if (!var || !context_.fields.count(var)) {
+    context_.error(call->getBeginLoc(), "path_lengths_fit() takes a file-scope NodeData");
+    return;
+  }
+  const QualType element = dsl::template_argument(var->getType());
+  if (!element->isIntegerType() || element->isBooleanType()) {
+    context_.error(call->getArg(0)->getBeginLoc(),
+                   "path_lengths_fit() checks integer vertex data, which wraps when a sum "
+                   "overflows; '" + var->getNameAsString() + "' holds '" +
+                       context_.type_name(element) + "'");
+    return;
+  }
+  driver_->path_length_fields.push_back(
+      {var->getNameAsString(), context_.type_name(element.getUnqualifiedType())});
+}
+
 HostBlock DriverBuilder::build_block(const Stmt* body) {
   HostBlock block;
+  const bool top_level = body == program_body_;
   if (const auto* compound = dyn_cast<CompoundStmt>(body)) {
-    for (const Stmt* stmt : compound->body()) block.push_back(build_stmt(stmt));
-  } else if (body) {
+    for (const Stmt* stmt : compound->body())
+      if (!build_requirement(stmt, top_level)) block.push_back(build_stmt(stmt));
+  } else if (body && !build_requirement(body, false)) {
     block.push_back(build_stmt(body));
   }
   return block;
@@ -260,6 +328,8 @@ std::optional<Driver> DriverBuilder::build(const FunctionDecl* program,
       pp.default_value = context_.original_text(param->getDefaultArgRange());
     driver.params.push_back(pp);
   }
+  driver_ = &driver;
+  program_body_ = program->getBody();
   driver.body = build_block(program->getBody());
   driver.uses_pipe = uses_pipe_;
   if (context_.has_errors()) return std::nullopt;

@@ -3,8 +3,8 @@
 // Turns the `program` function into the IR's Driver: its command-line
 // parameters, and its body as host statements where kernel launches,
 // for_all_nodes (which becomes a kernel), outputs, pipe loops and the loops
-// and ifs around launches are explicit. Reports host code that would touch
-// GPU data directly.
+// and ifs around launches are explicit; require() calls become the driver's
+// input requirements. Reports host code that would touch GPU data directly.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -30,11 +30,15 @@ class DriverBuilder {
   HostBlock build_block(const clang::Stmt* body);
   HostStmt build_stmt(const clang::Stmt* stmt);
   bool build_call(const clang::Stmt* stmt, HostStmt& out);
+  bool build_requirement(const clang::Stmt* stmt, bool top_level);
+  void add_path_length_field(const clang::CallExpr* call);
   void check_host_code(const clang::Stmt* stmt);
 
   FrontendContext& context_;
   KernelBuilder& kernels_;
   std::vector<Kernel>* new_kernels_ = nullptr;
+  Driver* driver_ = nullptr;             // the driver being built
+  const clang::Stmt* program_body_ = nullptr;
   bool uses_pipe_ = false;
 };
 

@@ -264,6 +264,9 @@ class Dumper {
       out_ << "  option " << p.option_name() << " : " << p.var.type
            << (p.is_node ? " (vertex)" : "")
            << (p.default_value ? " = " + *p.default_value : " (required)") << "\n";
+    for (const auto& requirement : d.input_requirements) out_ << "  requires " << requirement << "\n";
+    for (const auto& field : d.path_length_fields)
+      out_ << "  requires path lengths to fit " << field.name << " : " << field.element_type << "\n";
     block(d.body, "  ");
   }
 

@@ -15,6 +15,7 @@
 #include "irgl/support/output_file.h"
 #include "irgl/support/error.h"
 #include "irgl/support/time_summary.h"
+#include "requirements.h"
 
 namespace po = boost::program_options;
 
@@ -141,6 +142,9 @@ double milliseconds_since(std::chrono::steady_clock::time_point start) {
 LoadOptions graph_load_options(const GraphOptionValues& values,
                                const ProgramDescription& description) {
   LoadOptions options = to_load_options(values);
+  if (const std::string applied = apply_requirements(description, options.build);
+      !applied.empty())
+    std::cout << applied << "\n";
   if (description.needs_in_edges) options.build.transpose = true;
   if (description.weights != WeightType::none) {
     const WeightType requested = options.build.weights.convert_to;
@@ -158,6 +162,7 @@ void check_graph(const CsrGraph& graph, const std::string& source,
     throw InputError::in(source, description.name +
                                      " reads edge weights, but the graph has none: load them "
                                      "with --weights=unit or --weights=hash[:MAX]");
+  check_requirements(description, graph, source);
   for (const ProgramParameter& parameter : description.parameters)
     if (parameter.is_node && node_value(parameter) >= graph.num_vertices())
       throw InputError::in("--" + option_name(parameter.name),

@@ -276,6 +276,13 @@ struct ProgramParam {
   std::string option_name() const;
 };
 
+// A field named by path_lengths_fit(f) in require(): it holds sums of edge
+// weights along paths, so the program refuses graphs that could overflow it.
+struct PathLengthField {
+  std::string name;
+  std::string element_type;
+};
+
 struct Driver {
   std::string name;
   SourceLoc loc;
@@ -283,6 +290,10 @@ struct Driver {
   std::vector<ProgramParam> params;
   HostBlock body;
   bool uses_pipe = false;  // declares a Pipe (its worklists take GPU memory)
+  // require(g, ...): what the program assumes of its graph (the runtime's
+  // irgl/lang/input.h): Input enumerator names, and path-length fields.
+  std::vector<std::string> input_requirements;
+  std::vector<PathLengthField> path_length_fields;
 };
 
 // What the graph must provide, inferred from the kernels.

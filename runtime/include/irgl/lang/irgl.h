@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "common.h"
+#include "input.h"
 #include "outputs.h"
 
 // The markers of .irgl sources (not needed, and not defined, in the code
@@ -217,6 +218,21 @@ template <class Body>
 void for_all_nodes(const Graph& graph, Body&& body) {
   for (Node n = 0; n < graph.num_nodes(); ++n) body(n);
 }
+
+// What the program assumes of its graph (input.h): require(g, Input::symmetric,
+// path_lengths_fit(dist)) at the top of the program body. irglc turns it into
+// the generated program's load options and checks; it is not a statement of
+// the driver, so here it does nothing.
+template <class T>
+struct PathLengthsFit {
+  const NodeData<T>* field;
+};
+template <class T>
+PathLengthsFit<T> path_lengths_fit(const NodeData<T>& field) {
+  return {&field};
+}
+template <class... Requirements>
+void require(const Graph&, Requirements...) {}
 
 // Makes vertex data or an integer reduction's value a result of the program.
 template <class T>

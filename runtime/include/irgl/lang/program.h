@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "irgl/graph/csr_graph.h"
+#include "irgl/lang/input.h"
 
 namespace irgl::lang {
 
@@ -40,6 +41,15 @@ struct ProgramDescription {
   bool outlined_loops = false;  // some pipe loop can run in one kernel (--outline)
   WeightType weights = WeightType::none;  // what the kernels read
   std::vector<ProgramParameter> parameters;
+  // require(g, ...) in the program body (input.h): applied when loading, or
+  // the graph is refused.
+  std::vector<Input> requirements;
+  struct PathLengthField {
+    std::string name;      // the NodeData
+    std::string type;      // its element type, for messages
+    uint64_t largest = 0;  // largest_path_length<T>()
+  };
+  std::vector<PathLengthField> path_length_fields;
 };
 
 // How one target runs the program.

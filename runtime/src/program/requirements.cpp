@@ -1,0 +1,132 @@
+#include "requirements.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "irgl/support/error.h"
+#include "irgl/support/parallel.h"
+
+namespace irgl::lang {
+namespace {
+
+const char* name_of(Input requirement) {
+  switch (requirement) {
+#define IRGL_INPUT_REQUIREMENT(name, effect) \
+  case Input::name: return #name;
+#include "irgl/lang/input_requirements.def"
+  }
+  return "?";
+}
+
+bool requires_input(const ProgramDescription& description, Input requirement) {
+  const auto& all = description.requirements;
+  return std::find(all.begin(), all.end(), requirement) != all.end();
+}
+
+// The largest weight (as a signed 64-bit value) and the first negative one.
+struct WeightSummary {
+  int64_t largest = 0;
+  uint64_t first_negative = UINT64_MAX;  // an edge index
+};
+
+WeightSummary summarize_int_weights(const CsrGraph& graph) {
+  const unsigned chunks = parallel_chunk_count(0, graph.num_edges());
+  std::vector<WeightSummary> partial(chunks);
+  parallel_chunks(0, graph.num_edges(), [&](uint64_t lo, uint64_t hi, unsigned worker) {
+    WeightSummary& mine = partial[worker];
+    for (uint64_t e = lo; e < hi; ++e) {
+      int32_t weight;
+      std::memcpy(&weight, &graph.out_weights[e], sizeof weight);
+      mine.largest = std::max<int64_t>(mine.largest, weight);
+      if (weight < 0 && mine.first_negative == UINT64_MAX) mine.first_negative = e;
+    }
+  });
+  WeightSummary all;
+  for (const WeightSummary& part : partial) {
+    all.largest = std::max(all.largest, part.largest);
+    all.first_negative = std::min(all.first_negative, part.first_negative);
+  }
+  return all;
+}
+
+uint64_t first_negative_float(const CsrGraph& graph) {
+  for (uint64_t e = 0; e < graph.num_edges(); ++e)
+    if (graph.out_weight<float>(e) < 0) return e;
+  return UINT64_MAX;
+}
+
+std::string describe_edge(const CsrGraph& graph, uint64_t e) {
+  const auto upper = std::upper_bound(graph.out_offsets.begin(), graph.out_offsets.end(), e);
+  const uint64_t source = static_cast<uint64_t>(upper - graph.out_offsets.begin()) - 1;
+  return "edge " + std::to_string(source) + " -> " + std::to_string(graph.out_targets[e]);
+}
+
+// A path has at most one edge leaving each of its vertices but the last, so
+// its length is at most (vertices with out-edges) x (largest weight).
+void check_path_lengths(const ProgramDescription& description, const CsrGraph& graph,
+                        const std::string& source, int64_t largest_weight) {
+  uint64_t with_out_edges = 0;
+  for (uint64_t v = 0; v < graph.num_vertices(); ++v)
+    with_out_edges += graph.out_offsets[v + 1] > graph.out_offsets[v];
+  const unsigned __int128 bound =
+      static_cast<unsigned __int128>(with_out_edges) * static_cast<uint64_t>(largest_weight);
+  for (const ProgramDescription::PathLengthField& field : description.path_length_fields) {
+    if (bound <= field.largest) continue;
+    const uint64_t fitting = with_out_edges ? field.largest / with_out_edges : 0;
+    throw InputError::in(
+        source, description.name + " sums edge weights along paths in '" + field.name + "' (" +
+                    field.type + ", at most " + std::to_string(field.largest) +
+                    "): with weights up to " + std::to_string(largest_weight) + " and " +
+                    std::to_string(with_out_edges) +
+                    " vertices with out-edges a path could exceed that; use weights of at "
+                    "most " + std::to_string(fitting) +
+                    " (e.g. --weights hash:" + std::to_string(std::max<uint64_t>(fitting, 1)) +
+                    ") or a wider type for '" + field.name + "'");
+  }
+}
+
+}  // namespace
+
+std::string apply_requirements(const ProgramDescription& description, BuildOptions& options) {
+  std::string applied;
+  for (Input requirement : description.requirements) {
+    switch (requirement) {
+      case Input::symmetric: options.symmetrize = true; break;
+      case Input::no_self_loops: options.drop_self_loops = true; break;
+      case Input::no_duplicates: options.drop_duplicates = true; break;
+      case Input::simple:
+        options.symmetrize = options.drop_self_loops = options.drop_duplicates = true;
+        break;
+      case Input::sorted: options.sort_adjacency = true; break;
+      case Input::nonnegative_weights: continue;  // checked after the load
+    }
+    applied += std::string(applied.empty() ? "" : ", ") + name_of(requirement);
+  }
+  if (applied.empty()) return "";
+  return "input: " + description.name + " requires a " + applied +
+         " graph; the load makes it so";
+}
+
+void check_requirements(const ProgramDescription& description, const CsrGraph& graph,
+                        const std::string& source) {
+  const bool nonnegative = requires_input(description, Input::nonnegative_weights);
+  if (!graph.has_weights() || (!nonnegative && description.path_length_fields.empty())) return;
+  if (graph.weight_type == WeightType::float32) {
+    const uint64_t e = nonnegative ? first_negative_float(graph) : UINT64_MAX;
+    if (e != UINT64_MAX)
+      throw InputError::in(source, description.name + " requires non-negative edge weights; " +
+                                       describe_edge(graph, e) + " has weight " +
+                                       std::to_string(graph.out_weight<float>(e)));
+    return;  // float sums do not wrap
+  }
+  const WeightSummary weights = summarize_int_weights(graph);
+  if (nonnegative && weights.first_negative != UINT64_MAX)
+    throw InputError::in(source, description.name + " requires non-negative edge weights; " +
+                                     describe_edge(graph, weights.first_negative) +
+                                     " has weight " +
+                                     std::to_string(graph.out_weight<int32_t>(weights.first_negative)));
+  check_path_lengths(description, graph, source, weights.largest);
+}
+
+}  // namespace irgl::lang

@@ -1,0 +1,24 @@
+// How a generated program meets its input requirements (irgl/lang/input.h):
+// the structural ones become build options of the load; the others are
+// checked on the loaded graph, which is refused with an InputError naming
+// the graph, the requirement and what to do.
+#pragma once
+
+#include <string>
+
+#include "irgl/graph/csr_graph.h"
+#include "irgl/graph/edge_list.h"
+#include "irgl/lang/program.h"
+
+namespace irgl::lang {
+
+// Adds to `options` what the requirements make the load do; returns a line
+// that says so for the program's report ("" when they add nothing).
+std::string apply_requirements(const ProgramDescription& description, BuildOptions& options);
+
+// Refuses a graph that breaks a requirement no load option can meet: a
+// negative weight, or weights that let a path's length overflow a field.
+void check_requirements(const ProgramDescription& description, const CsrGraph& graph,
+                        const std::string& source);
+
+}  // namespace irgl::lang
