@@ -4,7 +4,9 @@
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <cstdio>
+#include <limits>
 #include <optional>
+#include <random>
 #include <sstream>
 #include <iostream>
 
@@ -16,6 +18,7 @@
 #include "irgl/support/error.h"
 #include "irgl/support/time_summary.h"
 #include "requirements.h"
+#include "result_summary.h"
 
 namespace po = boost::program_options;
 
@@ -36,25 +39,40 @@ po::typed_value<T>* typed(const ProgramParameter& parameter) {
   return value->default_value(*static_cast<T*>(parameter.value), parameter.default_text);
 }
 
-// Unsigned parameters refuse negative values (unsigned_option.h).
+// Unsigned parameters refuse negative values (unsigned_option.h). A vertex
+// may also be "random": a new vertex with out-edges for every run, added to
+// `random_nodes`.
 template <class T>
 po::typed_value<std::string>* typed_unsigned(const ProgramParameter& parameter,
-                                             const std::string& option) {
-  auto* value = unsigned_value(static_cast<T*>(parameter.value), "--" + option);
+                                             const std::string& option,
+                                             std::vector<const ProgramParameter*>& random_nodes) {
+  T* target = static_cast<T*>(parameter.value);
+  auto* value = po::value<std::string>()->notifier(
+      [target, option, &parameter, &random_nodes](const std::string& text) {
+        if (parameter.is_node && text == "random")
+          random_nodes.push_back(&parameter);
+        else
+          *target = static_cast<T>(parse_unsigned(text, "--" + option,
+                                                  std::numeric_limits<T>::max()));
+      });
   if (parameter.required) return value->required();
   return value->default_value(std::to_string(*static_cast<T*>(parameter.value)),
                               parameter.default_text);
 }
 
-void add_parameter(po::options_description& description, const ProgramParameter& parameter) {
+void add_parameter(po::options_description& description, const ProgramParameter& parameter,
+                   std::vector<const ProgramParameter*>& random_nodes) {
   using Type = ProgramParameter::Type;
   const std::string name = option_name(parameter.name);
-  const std::string help = parameter.is_node ? "a vertex id" : "a program parameter";
+  const std::string help =
+      parameter.is_node
+          ? "a vertex id, or random: a random vertex with out-edges for each run (--random-seed)"
+          : "a program parameter";
   po::value_semantic* semantic = nullptr;
   switch (parameter.type) {
-    case Type::u32: semantic = typed_unsigned<uint32_t>(parameter, name); break;
+    case Type::u32: semantic = typed_unsigned<uint32_t>(parameter, name, random_nodes); break;
     case Type::i32: semantic = typed<int32_t>(parameter); break;
-    case Type::u64: semantic = typed_unsigned<uint64_t>(parameter, name); break;
+    case Type::u64: semantic = typed_unsigned<uint64_t>(parameter, name, random_nodes); break;
     case Type::i64: semantic = typed<int64_t>(parameter); break;
     case Type::f32: semantic = typed<float>(parameter); break;
     case Type::f64: semantic = typed<double>(parameter); break;
@@ -92,6 +110,39 @@ uint64_t node_value(const ProgramParameter& parameter) {
   }
 }
 
+void set_node_value(const ProgramParameter& parameter, uint64_t vertex) {
+  if (parameter.type == ProgramParameter::Type::u32)
+    *static_cast<uint32_t*>(parameter.value) = static_cast<uint32_t>(vertex);
+  else
+    *static_cast<uint64_t*>(parameter.value) = vertex;
+}
+
+// Random vertices with out-edges, one per run of the driver, as GAP and
+// Gunrock pick their sources: a run from a vertex without out-edges would
+// measure nothing. Seeded, so a run of the program can be repeated.
+class RandomVertices {
+ public:
+  RandomVertices(const CsrGraph& graph, uint64_t seed, const std::string& option)
+      : graph_(graph), generator_(seed) {
+    if (graph.num_edges() == 0)
+      throw InputError::in(option, "random: the graph has no vertex with out-edges");
+  }
+  uint64_t next() {
+    std::uniform_int_distribution<uint64_t> pick(0, graph_.num_vertices() - 1);
+    for (;;)
+      if (const uint64_t v = pick(generator_); graph_.out_offsets[v + 1] > graph_.out_offsets[v])
+        return v;
+  }
+
+ private:
+  const CsrGraph& graph_;
+  std::mt19937_64 generator_;
+};
+
+struct WrittenOutput {
+  std::string name, path;
+};
+
 // Writes recorded outputs as result files: the first to `path`, any others
 // to `path.NAME`.
 class ResultFileWriter : public OutputWriter {
@@ -112,10 +163,10 @@ class ResultFileWriter : public OutputWriter {
   void scalar(const std::string& name, uint64_t value) override {
     const std::string path = next_path(name);
     write_scalar_result(path, algorithm_, value, vertices_, options_);
-    written.push_back(path + " (" + name + ")");
+    written.push_back({name, path});
   }
 
-  std::vector<std::string> written;
+  std::vector<WrittenOutput> written;
 
  private:
   std::string next_path(const std::string& name) {
@@ -125,7 +176,7 @@ class ResultFileWriter : public OutputWriter {
   void write(const std::string& name, const std::vector<T>& values) {
     const std::string path = next_path(name);
     write_vertex_result(path, algorithm_, values, options_);
-    written.push_back(path + " (" + name + ")");
+    written.push_back({name, path});
   }
 
   std::string path_, algorithm_;
@@ -169,6 +220,29 @@ void check_graph(const CsrGraph& graph, const std::string& source,
                            "vertex " + std::to_string(node_value(parameter)) +
                                " is out of range: the graph has " +
                                std::to_string(graph.num_vertices()) + " vertices");
+}
+
+// Writes the last run's outputs as result files (the first to `output`,
+// others to `output.NAME`), their headers naming the parameters' values.
+std::vector<WrittenOutput> write_results(const std::string& output, bool force,
+                                         const ProgramDescription& description,
+                                         const CsrGraph& graph) {
+  ResultWriteOptions write_options;
+  write_options.overwrite = force;
+  for (const ProgramParameter& parameter : description.parameters)
+    write_options.fields.push_back({parameter.name, parameter_text(parameter)});
+  if (output == "-" && recorded_outputs().size() > 1)
+    throw InputError::in("--output", description.name + " writes " +
+                                         std::to_string(recorded_outputs().size()) +
+                                         " outputs; standard output ('-') takes one: name a "
+                                         "file");
+  ResultFileWriter writer(output, description.name, graph.num_vertices(), write_options);
+  for (const RecordedOutput& recorded : recorded_outputs()) recorded.write(writer);
+  for (const WrittenOutput& file : writer.written)
+    std::cout << "output " << file.path << " (" << file.name << ")\n";
+  if (writer.written.empty())
+    throw InputError::in(description.name, "the program produced no output()");
+  return writer.written;
 }
 
 // Writes the target's load log, refusing to replace a file unless `force`.
@@ -216,8 +290,10 @@ int run_program(int argc, char** argv, const ProgramDescription& description,
                 ProgramTarget& target) {
   auto body = [&](int argc, char** argv) -> int {
     GraphOptionValues graph_values;
-    std::string graph_source, output, load_report;
+    std::string graph_source, output, load_report, json_path;
     unsigned runs = 1, warmup = 0;
+    uint64_t random_seed = 1;
+    std::vector<const ProgramParameter*> random_nodes;
     bool force = false;
     po::options_description options(description.name + " (generated by irglc from " +
                                     description.source + ", target " + description.target +
@@ -230,7 +306,15 @@ int run_program(int argc, char** argv, const ProgramDescription& description,
         "runs", unsigned_value(&runs, "--runs")->default_value("1"),
         "timed runs of the whole driver")(
         "warmup", unsigned_value(&warmup, "--warmup")->default_value("0"),
-        "untimed runs before them");
+        "untimed runs before them")(
+        "json", po::value(&json_path),
+        "write a report of the run as JSON to this file (- for standard output): the graph, "
+        "the parameters, every run's time and vertices, the result summaries, the outputs");
+    if (std::any_of(description.parameters.begin(), description.parameters.end(),
+                    [](const ProgramParameter& parameter) { return parameter.is_node; }))
+      options.add_options()("random-seed",
+                            unsigned_value(&random_seed, "--random-seed")->default_value("1"),
+                            "seed of the vertices chosen for vertex parameters given as random");
     if (target.records_load())
       options.add_options()("load-report", po::value(&load_report),
                             "write the last run's load log (per-block edges, vertices per path) "
@@ -263,7 +347,7 @@ int run_program(int argc, char** argv, const ProgramDescription& description,
                             "visits every vertex and skips non-members)");
     po::options_description parameters("Program parameters");
     for (const ProgramParameter& parameter : description.parameters)
-      add_parameter(parameters, parameter);
+      add_parameter(parameters, parameter, random_nodes);
     po::options_description graph_options("Graph loading");
     add_graph_options(graph_options, graph_values);
     options.add(parameters).add(graph_options);
@@ -284,8 +368,12 @@ int run_program(int argc, char** argv, const ProgramDescription& description,
     if (runs == 0) throw InputError::in("--runs", "must be at least 1");
 
     // A bad output path fails now, not after the runs.
-    if (output == "-") OutputFile::reserve_standard_output();
-    else if (!output.empty()) OutputFile::check(output, force);
+    if (output == "-" && json_path == "-")
+      throw InputError::in("--json", "--output already writes to standard output");
+    for (const std::string* path : {&output, &json_path}) {
+      if (*path == "-") OutputFile::reserve_standard_output();
+      else if (!path->empty()) OutputFile::check(*path, force);
+    }
     if (!load_report.empty()) OutputFile::check(load_report, force);
 
     if (tunes_alb) tune_alb(values, target);
@@ -319,39 +407,79 @@ int run_program(int argc, char** argv, const ProgramDescription& description,
                 graph_source.c_str(), static_cast<unsigned long long>(graph.num_vertices()),
                 static_cast<unsigned long long>(graph.num_edges()), load_ms, prepare_ms);
 
+    std::optional<RandomVertices> random;
+    if (!random_nodes.empty())
+      random.emplace(graph, random_seed, "--" + option_name(random_nodes[0]->name));
+    // Picks the random vertices of the next run; " (source 17)" for its line.
+    auto choose_vertices = [&](nlohmann::ordered_json* record) {
+      std::string chosen;
+      for (const ProgramParameter* parameter : random_nodes) {
+        const uint64_t vertex = random->next();
+        set_node_value(*parameter, vertex);
+        chosen += std::string(chosen.empty() ? " (" : ", ") + parameter->name + " " +
+                  std::to_string(vertex);
+        if (record) (*record)[parameter->name] = vertex;
+      }
+      return chosen.empty() ? chosen : chosen + ")";
+    };
+
     for (unsigned i = 0; i < warmup; ++i) {
+      choose_vertices(nullptr);
       recorded_outputs().clear();
       target.run();
     }
     std::vector<double> times;
+    nlohmann::ordered_json run_records = nlohmann::ordered_json::array();
     for (unsigned i = 0; i < runs; ++i) {
+      nlohmann::ordered_json record;
+      const std::string chosen = choose_vertices(&record);
       recorded_outputs().clear();
       times.push_back(target.run());
+      record["ms"] = times.back();
+      run_records.push_back(std::move(record));
       // Six decimals below 0.1 ms, so that a run of a tiny graph never reads
       // as 0 (tools/bench divides by it).
-      std::printf(times.back() < 0.1 ? "run %u: %.6f ms\n" : "run %u: %.3f ms\n", i + 1,
-                  times.back());
+      std::printf(times.back() < 0.1 ? "run %u: %.6f ms%s\n" : "run %u: %.3f ms%s\n", i + 1,
+                  times.back(), chosen.c_str());
     }
-    print_time_summary(summarize_times(times), times.size());
-    if (const std::string summary = target.run_summary(); !summary.empty())
-      std::cout << summary << " (last run)\n";
+    const TimeSummary time_summary = summarize_times(times);
+    print_time_summary(time_summary, times.size());
+    const std::string run_summary = target.run_summary();
+    if (!run_summary.empty()) std::cout << run_summary << " (last run)\n";
+    ResultSummary results(description.name, graph.num_vertices());
+    for (const RecordedOutput& recorded : recorded_outputs()) recorded.write(results);
+    for (const std::string& line : results.lines()) std::cout << line << "\n";
 
     if (!load_report.empty()) write_load_report_file(load_report, force, target);
-    if (!output.empty()) {
-      ResultWriteOptions write_options;
-      write_options.overwrite = force;
+    std::vector<WrittenOutput> written;
+    if (!output.empty()) written = write_results(output, force, description, graph);
+
+    if (!json_path.empty()) {
+      nlohmann::ordered_json report = {
+          {"program", description.name},
+          {"source", description.source},
+          {"target", description.target},
+          {"device", device},
+          {"graph",
+           {{"source", graph_source},
+            {"vertices", graph.num_vertices()},
+            {"edges", graph.num_edges()},
+            {"load_ms", load_ms},
+            {"prepare_ms", prepare_ms}}},
+          {"warmup", warmup},
+          {"runs", run_records},
+          {"time_ms",
+           {{"median", time_summary.median}, {"min", time_summary.min}, {"max", time_summary.max}}},
+          {"results", results.json()}};
       for (const ProgramParameter& parameter : description.parameters)
-        write_options.fields.push_back({parameter.name, parameter_text(parameter)});
-      if (output == "-" && recorded_outputs().size() > 1)
-        throw InputError::in("--output", description.name + " writes " +
-                                             std::to_string(recorded_outputs().size()) +
-                                             " outputs; standard output ('-') takes one: name "
-                                             "a file");
-      ResultFileWriter writer(output, description.name, graph.num_vertices(), write_options);
-      for (const RecordedOutput& recorded : recorded_outputs()) recorded.write(writer);
-      for (const std::string& written : writer.written) std::cout << "output " << written << "\n";
-      if (writer.written.empty())
-        throw InputError::in(description.name, "the program produced no output()");
+        report["parameters"][parameter.name] = parameter_text(parameter);
+      if (!run_summary.empty()) report["run_summary"] = run_summary;
+      report["outputs"] = nlohmann::ordered_json::array();
+      for (const WrittenOutput& file : written)
+        report["outputs"].push_back({{"name", file.name}, {"path", file.path}});
+      OutputFile file(json_path, force);
+      file.write(report.dump(2) + "\n");
+      file.commit();
     }
     std::cout.flush();
     return 0;
