@@ -20,6 +20,17 @@ if(IRGL_PORTABLE_BINARIES)
   set(CMAKE_FIND_LIBRARY_SUFFIXES ${_irgl_saved_suffixes})
 endif()
 
+# Header-only, used inside the libraries' sources only: nlohmann::json (the
+# JSON the graph layer and the load report write) and libxxhash (XXH64,
+# compiled in with XXH_INLINE_ALL, so binaries do not depend on
+# libxxhash.so). Targets add these directories as PRIVATE include
+# directories, so that they stay out of what the build exports.
+find_package(nlohmann_json 3 REQUIRED)
+get_target_property(IRGL_JSON_INCLUDE_DIRS nlohmann_json::nlohmann_json
+  INTERFACE_INCLUDE_DIRECTORIES)
+find_path(IRGL_XXHASH_INCLUDE_DIR xxhash.h REQUIRED
+  DOC "libxxhash's header (Debian: libxxhash-dev)")
+
 # Options every irgl target gets.
 add_library(irgl_build_flags INTERFACE)
 target_compile_options(irgl_build_flags INTERFACE

@@ -94,17 +94,14 @@ int stats_command(int argc, char** argv) {
   std::vector<irgl::GraphStats> all_stats;
   for (const std::string& source : line.arguments)
     all_stats.push_back(irgl::compute_stats(irgl::load_graph(source, load), stats_options));
-  if (json) std::cout << "[";
-  for (size_t i = 0; i < all_stats.size(); ++i) {
-    if (json) {
-      std::cout << (i ? ",\n " : "");
-      irgl::print_stats_json(std::cout, all_stats[i]);
-    } else {
-      std::cout << (i ? "\n" : "");
-      irgl::print_stats_text(std::cout, all_stats[i]);
-    }
+  if (json) {
+    irgl::print_stats_json(std::cout, all_stats);
+    return 0;
   }
-  if (json) std::cout << "]\n";
+  for (size_t i = 0; i < all_stats.size(); ++i) {
+    std::cout << (i ? "\n" : "");
+    irgl::print_stats_text(std::cout, all_stats[i]);
+  }
   return 0;
 }
 

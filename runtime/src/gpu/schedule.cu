@@ -1,6 +1,7 @@
 // Host-side parts of the schedules (irgl/gpu/schedule/).
 
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "irgl/gpu/check.h"
 #include "irgl/gpu/device_info.h"
@@ -38,18 +39,20 @@ std::vector<LoadRecord>& global_load_log() {
 
 void write_load_log(std::ostream& out, const std::vector<LoadRecord>& log,
                     const std::string& frontiers_json) {
+  // One record per line: the file stays readable and diffable with
+  // thousands of launches.
   out << "{\"records\": [";
   for (size_t r = 0; r < log.size(); ++r) {
     const LoadRecord& record = log[r];
-    out << (r ? ",\n" : "\n") << "  {\"kernel\": \"" << record.kernel << "\", \"phase\": \""
-        << record.phase << "\", \"launch\": " << record.launch << ", \"paths\": {";
+    nlohmann::ordered_json json;
+    json["kernel"] = record.kernel;
+    json["phase"] = record.phase;
+    json["launch"] = record.launch;
+    nlohmann::ordered_json& paths = json["paths"] = nlohmann::ordered_json::object();
     for (int p = 0; p < kLoadPaths; ++p)
-      out << (p ? ", " : "") << '"' << to_string(static_cast<LoadPath>(p))
-          << "\": " << record.path_vertices[p];
-    out << "}, \"block_edges\": [";
-    for (size_t b = 0; b < record.block_edges.size(); ++b)
-      out << (b ? "," : "") << record.block_edges[b];
-    out << "]}";
+      paths[to_string(static_cast<LoadPath>(p))] = record.path_vertices[p];
+    json["block_edges"] = record.block_edges;
+    out << (r ? ",\n  " : "\n  ") << json.dump();
   }
   out << "\n], \"frontiers\": " << frontiers_json << "}\n";
 }

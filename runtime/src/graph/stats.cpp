@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
 
 #include "edge_parallel.h"
 #include "irgl/graph/csr_build.h"
@@ -298,31 +300,41 @@ void print_degree_line(std::ostream& out, const char* label, const DegreeStats& 
       << ", zero " << d.zero << ", max at vertex " << d.max_vertex << '\n';
 }
 
-std::string json_string(const std::string& text) {
-  std::string quoted = "\"";
-  for (const char c : text) {
-    if (c == '"' || c == '\\') {
-      quoted += '\\';
-      quoted += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char escape[8];
-      std::snprintf(escape, sizeof escape, "\\u%04x", c);
-      quoted += escape;
-    } else {
-      quoted += c;
-    }
-  }
-  return quoted + "\"";
+using Json = nlohmann::ordered_json;  // keeps the fields in the order written
+
+Json degree_json(const DegreeStats& d) {
+  Json json;
+  json["min"] = d.min;
+  json["max"] = d.max;
+  json["avg"] = std::stod(format("%.6g", d.average));  // 6 significant digits, as in text
+  json["zero"] = d.zero;
+  json["max_vertex"] = d.max_vertex;
+  json["log2_histogram"] = d.log2_histogram;
+  return json;
 }
 
-void print_degree_json(std::ostream& out, const DegreeStats& d) {
-  out << "{\"min\": " << d.min << ", \"max\": " << d.max
-      << ", \"avg\": " << format("%.6g", d.average) << ", \"zero\": " << d.zero
-      << ", \"max_vertex\": " << d.max_vertex
-      << ", \"log2_histogram\": [";
-  for (size_t k = 0; k < d.log2_histogram.size(); ++k)
-    out << (k ? ", " : "") << d.log2_histogram[k];
-  out << "]}";
+Json stats_json(const GraphStats& s) {
+  Json json;
+  json["graph"] = s.name;
+  json["vertices"] = s.vertices;
+  json["edges"] = s.edges;
+  json["self_loops"] = s.self_loops;
+  json["weights"] = to_string(s.weight_type);
+  json["symmetric"] = s.symmetric;
+  json["sorted"] = s.sorted;
+  json["transpose"] = s.has_transpose;
+  json["csr_bytes"] = s.memory_bytes;
+  json["out_degree"] = degree_json(s.out_degree);
+  json["in_degree"] = degree_json(s.in_degree);
+  json["components"] = s.components;
+  json["largest_component"] = s.largest_component;
+  json["diameter"] = nullptr;
+  if (s.has_diameter)
+    json["diameter"] = Json{{"lower_bound", s.diameter.lower_bound},
+                            {"sweeps", s.diameter.sweeps},
+                            {"from", s.diameter.from},
+                            {"to", s.diameter.to}};
+  return json;
 }
 
 const char* yes_no(bool value) { return value ? "yes" : "no"; }
@@ -363,25 +375,18 @@ void print_stats_text(std::ostream& out, const GraphStats& s) {
   }
 }
 
-void print_stats_json(std::ostream& out, const GraphStats& s) {
-  out << "{\"graph\": " << json_string(s.name) << ", \"vertices\": " << s.vertices
-      << ", \"edges\": " << s.edges << ", \"self_loops\": " << s.self_loops
-      << ", \"weights\": " << json_string(to_string(s.weight_type))
-      << ", \"symmetric\": " << (s.symmetric ? "true" : "false")
-      << ", \"sorted\": " << (s.sorted ? "true" : "false")
-      << ", \"transpose\": " << (s.has_transpose ? "true" : "false")
-      << ", \"csr_bytes\": " << s.memory_bytes << ", \"out_degree\": ";
-  print_degree_json(out, s.out_degree);
-  out << ", \"in_degree\": ";
-  print_degree_json(out, s.in_degree);
-  out << ", \"components\": " << s.components << ", \"largest_component\": " << s.largest_component
-      << ", \"diameter\": ";
-  if (s.has_diameter)
-    out << "{\"lower_bound\": " << s.diameter.lower_bound << ", \"sweeps\": " << s.diameter.sweeps
-        << ", \"from\": " << s.diameter.from << ", \"to\": " << s.diameter.to << "}";
-  else
-    out << "null";
-  out << "}";
+void print_stats_json(std::ostream& out, const GraphStats& stats) {
+  // Names that are not UTF-8 (paths are bytes) get U+FFFD instead of failing.
+  out << stats_json(stats).dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+void print_stats_json(std::ostream& out, const std::vector<GraphStats>& all) {
+  out << '[';
+  for (size_t i = 0; i < all.size(); ++i) {
+    out << (i ? ",\n " : "");
+    print_stats_json(out, all[i]);
+  }
+  out << "]\n";
 }
 
 }  // namespace irgl

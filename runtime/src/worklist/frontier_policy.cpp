@@ -1,6 +1,7 @@
 #include "irgl/gpu/worklist/frontier_policy.h"
 
 #include <array>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 namespace irgl::gpu {
@@ -112,21 +113,22 @@ std::string FrontierLog::summary() const {
 }
 
 std::string FrontierLog::json() const {
-  std::ostringstream text;
-  text << "[";
+  // One record per line, as in the load log around it.
+  std::string text = "[";
   for (size_t i = 0; i < rounds.size(); ++i) {
     const FrontierRecord& record = rounds[i];
-    text << (i ? ",\n" : "\n") << "  {\"round\": " << record.round
-         << ", \"items\": " << record.items << ", \"degree_sum\": ";
-    if (record.degree_sum) text << *record.degree_sum;
-    else text << "null";
-    text << ", \"output\": \"" << frontier_form_name(record.output) << "\", \"members\": ";
-    if (record.members) text << *record.members;
-    else text << "null";
-    text << ", \"swept_next\": " << (record.swept_next ? "true" : "false") << "}";
+    nlohmann::ordered_json json;
+    json["round"] = record.round;
+    json["items"] = record.items;
+    json["degree_sum"] = nullptr;
+    if (record.degree_sum) json["degree_sum"] = *record.degree_sum;
+    json["output"] = frontier_form_name(record.output);
+    json["members"] = nullptr;
+    if (record.members) json["members"] = *record.members;
+    json["swept_next"] = record.swept_next;
+    text += (i ? ",\n  " : "\n  ") + json.dump();
   }
-  text << (rounds.empty() ? "]" : "\n]");
-  return text.str();
+  return text + (rounds.empty() ? "]" : "\n]");
 }
 
 FrontierLog& global_frontier_log() {

@@ -152,17 +152,15 @@ TEST(StatsPrinters, Json) {
   std::ostringstream out;
   print_stats_json(out, compute_stats(graph_of(3, {{0, 1}, {0, 2}, {1, 1}})));
   EXPECT_EQ(out.str(),
-            "{\"graph\": \"hand-made\", \"vertices\": 3, \"edges\": 3, \"self_loops\": 1, "
-            "\"weights\": \"none\", \"symmetric\": false, \"sorted\": true, \"transpose\": false, "
-            "\"csr_bytes\": 44, "
-            "\"out_degree\": {\"min\": 0, \"max\": 2, \"avg\": 1, \"zero\": 1, \"max_vertex\": 0, "
-            "\"log2_histogram\": "
-            "[1, 1, 1]}, "
-            "\"in_degree\": {\"min\": 0, \"max\": 2, \"avg\": 1, \"zero\": 1, \"max_vertex\": 1, "
-            "\"log2_histogram\": "
-            "[1, 1, 1]}, "
-            "\"components\": 1, \"largest_component\": 3, "
-            "\"diameter\": {\"lower_bound\": 2, \"sweeps\": 2, \"from\": 1, \"to\": 2}}");
+            "{\"graph\":\"hand-made\",\"vertices\":3,\"edges\":3,\"self_loops\":1,"
+            "\"weights\":\"none\",\"symmetric\":false,\"sorted\":true,\"transpose\":false,"
+            "\"csr_bytes\":44,"
+            "\"out_degree\":{\"min\":0,\"max\":2,\"avg\":1.0,\"zero\":1,\"max_vertex\":0,"
+            "\"log2_histogram\":[1,1,1]},"
+            "\"in_degree\":{\"min\":0,\"max\":2,\"avg\":1.0,\"zero\":1,\"max_vertex\":1,"
+            "\"log2_histogram\":[1,1,1]},"
+            "\"components\":1,\"largest_component\":3,"
+            "\"diameter\":{\"lower_bound\":2,\"sweeps\":2,\"from\":1,\"to\":2}}");
 }
 
 TEST(StatsPrinters, JsonEscapesTheNameAndWritesNullWithoutDiameter) {
@@ -170,9 +168,31 @@ TEST(StatsPrinters, JsonEscapesTheNameAndWritesNullWithoutDiameter) {
   graph.name = "a \"quoted\"\\name\n";
   std::ostringstream out;
   print_stats_json(out, compute_stats(graph, {false}));
-  EXPECT_NE(out.str().find("\"graph\": \"a \\\"quoted\\\"\\\\name\\u000a\""), std::string::npos)
+  EXPECT_NE(out.str().find("\"graph\":\"a \\\"quoted\\\"\\\\name\\n\""), std::string::npos)
       << out.str();
-  EXPECT_NE(out.str().find("\"diameter\": null}"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("\"diameter\":null}"), std::string::npos) << out.str();
+}
+
+// Averages keep 6 significant digits, as in the text report; names that are
+// not UTF-8 (paths are bytes) are written with U+FFFD instead of failing.
+TEST(StatsPrinters, JsonRoundsAveragesAndReplacesInvalidUtf8) {
+  CsrGraph graph = graph_of(3, {{0, 1}, {0, 2}, {1, 2}, {2, 0}});
+  graph.name = "bad\xff.txt";
+  std::ostringstream out;
+  print_stats_json(out, compute_stats(graph, {false}));
+  EXPECT_NE(out.str().find("\"graph\":\"bad\xef\xbf\xbd.txt\""), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("\"avg\":1.33333,"), std::string::npos) << out.str();
+}
+
+// The array irgl-graph stats --json prints: one object per line.
+TEST(StatsPrinters, JsonArray) {
+  const GraphStats one = compute_stats(graph_of(1, {}), {false});
+  std::ostringstream single, both, none;
+  print_stats_json(single, one);
+  print_stats_json(both, std::vector<GraphStats>{one, one});
+  EXPECT_EQ(both.str(), "[" + single.str() + ",\n " + single.str() + "]\n");
+  print_stats_json(none, std::vector<GraphStats>{});
+  EXPECT_EQ(none.str(), "[]\n");
 }
 
 // Benchmarks start traversals at the vertex of highest degree: the smallest

@@ -156,9 +156,9 @@ TEST(FrontierLog, SummaryAndJson) {
             "frontier: auto, host rounds 1 sparse, 0 unique, 1 dense, 0 sweep (1 read by a "
             "sweep), 12 rounds in the persistent kernel (sparse)");
   EXPECT_EQ(log.json(),
-            "[\n  {\"round\": 0, \"items\": 1, \"degree_sum\": null, \"output\": \"sparse\", "
-            "\"members\": null, \"swept_next\": false},\n  {\"round\": 1, \"items\": 70000, "
-            "\"degree_sum\": 900000, \"output\": \"dense\", \"members\": 600000, \"swept_next\": "
+            "[\n  {\"round\":0,\"items\":1,\"degree_sum\":null,\"output\":\"sparse\","
+            "\"members\":null,\"swept_next\":false},\n  {\"round\":1,\"items\":70000,"
+            "\"degree_sum\":900000,\"output\":\"dense\",\"members\":600000,\"swept_next\":"
             "true}\n]");
   log.clear();
   EXPECT_EQ(log.json(), "[]");

@@ -86,7 +86,10 @@ GraphStats compute_stats(const CsrGraph& graph, const StatsOptions& options = {}
 
 // A human-readable report, one "key: value" per line, then the histograms.
 void print_stats_text(std::ostream& out, const GraphStats& stats);
-// One JSON object (no trailing newline); "diameter" is null without one.
+// One JSON object on one line (no trailing newline); "diameter" is null
+// without one. Bytes of the name that are not UTF-8 become U+FFFD.
 void print_stats_json(std::ostream& out, const GraphStats& stats);
+// A JSON array of the objects above, one per line, and a newline.
+void print_stats_json(std::ostream& out, const std::vector<GraphStats>& all);
 
 }  // namespace irgl

@@ -28,9 +28,10 @@ struct LoadRecord {
 // The records of the current run, in launch order.
 std::vector<LoadRecord>& global_load_log();
 
-// Writes the log as JSON: {"records": [{"kernel":..,"phase":..,"launch":..,
-// "block_edges":[..],"paths":{"thread":..,...}}, ...], "frontiers": F}, with
-// F the pipes' frontier choices (a JSON array, FrontierLog::json()).
+// Writes the log as JSON (nlohmann::json, one record per line):
+// {"records": [{"kernel":..,"phase":..,"launch":..,"paths":{"thread":..,...},
+// "block_edges":[..]}, ...], "frontiers": F}, with F the pipes' frontier
+// choices (a JSON array, FrontierLog::json()), inserted as given.
 void write_load_log(std::ostream& out, const std::vector<LoadRecord>& log,
                     const std::string& frontiers_json = "[]");
 
