@@ -1,8 +1,10 @@
 // irgl-graph: look at, convert and generate graphs.
 //
 //   irgl-graph stats [graph options] [--json] [--no-diameter] SOURCE...
-//   irgl-graph convert [graph options] [--force] SOURCE OUT.csr
-//   irgl-graph generate [graph options] [--force] SPEC OUT.csr
+//   irgl-graph convert [graph options] [--force] [--output-format F] SOURCE OUT
+//   irgl-graph generate [graph options] [--force] [--output-format F] SPEC OUT
+//
+// OUT's extension picks the format (graph_writer.h): .csr, .mtx, edge lists.
 //
 // SOURCE is a graph file or a generator spec (rmat:..., grid:..., uniform:...).
 #include <sys/stat.h>
@@ -12,10 +14,11 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "irgl/graph/binary_format.h"
+#include "irgl/graph/graph_writer.h"
 #include "irgl/graph/load.h"
 #include "irgl/graph/stats.h"
 #include "irgl/options/graph_options.h"
@@ -105,20 +108,43 @@ int stats_command(int argc, char** argv) {
   return 0;
 }
 
-// Loads `source` and writes it to `output` in the binary CSR format, refusing
-// to replace an existing `output` unless `force`.
-int write_binary(const std::string& source, const std::string& output, bool force,
+// What convert and generate add to the graph options.
+struct WriteFlags {
+  bool force = false;
+  std::string output_format;
+};
+
+void add_write_options(po::options_description& options, WriteFlags& flags) {
+  options.add_options()("force", po::bool_switch(&flags.force), "replace OUT if it exists")(
+      "output-format", po::value(&flags.output_format),
+      "csr, mtx, edgelist, tsv or csv (default: from OUT's extension; csr for '-' and devices)");
+}
+
+constexpr const char* kOutputFormats =
+    "OUT's extension picks the format: .csr (binary CSR), .mtx (MatrixMarket), .el .txt\n"
+    ".edges .wel (edge list, \"u v [w]\"), .tsv (tab-separated), .csv (comma-separated);\n"
+    "weights are written when the graph has them.";
+
+// Loads `source` and writes it to `output` in the format its name (or
+// --output-format) says, refusing to replace an existing `output` unless
+// --force. The output path and format are checked before the load.
+int write_output(const std::string& source, const std::string& output, const WriteFlags& flags,
                  const irgl::GraphOptionValues& values) {
+  const irgl::LoadOptions load = irgl::to_load_options(values);
+  std::optional<irgl::OutputFormat> requested;
+  if (!flags.output_format.empty())
+    requested = irgl::parse_output_format(flags.output_format, "--output-format");
   // A bad output path fails before the load; with "-" the report below goes
   // to standard error.
-  if (irgl::OutputFile::check(output, force) == irgl::OutputFile::Kind::standard_output)
-    irgl::OutputFile::reserve_standard_output();
-  const irgl::LoadOptions load = irgl::to_load_options(values);
+  const irgl::OutputFile::Kind kind = irgl::OutputFile::check(output, flags.force);
+  const irgl::OutputFormat format = irgl::choose_output_format(
+      output, kind != irgl::OutputFile::Kind::regular, requested);
+  if (kind == irgl::OutputFile::Kind::standard_output) irgl::OutputFile::reserve_standard_output();
   const auto start = std::chrono::steady_clock::now();
   const irgl::CsrGraph graph = irgl::load_graph(source, load);
   const double load_seconds = seconds_since(start);
   const auto write_start = std::chrono::steady_clock::now();
-  irgl::write_irgl_binary(output, graph, force);
+  irgl::write_graph(output, graph, format, flags.force);
   std::printf("%s: %llu vertices, %llu edges (loaded in %.2f s, written in %.2f s)\n",
               output.c_str(), static_cast<unsigned long long>(graph.num_vertices()),
               static_cast<unsigned long long>(graph.num_edges()), load_seconds,
@@ -128,38 +154,41 @@ int write_binary(const std::string& source, const std::string& output, bool forc
 
 int convert_command(int argc, char** argv) {
   CommandLine line;
-  bool force = false;
+  WriteFlags flags;
   po::options_description options = command_options("options", line);
-  options.add_options()("force", po::bool_switch(&force), "replace OUT.csr if it exists");
+  add_write_options(options, flags);
   if (!parse("convert",
-             "convert [options] SOURCE OUT.csr\n\n"
-             "Loads SOURCE (a file or a generator spec) with the graph options and writes\n"
-             "it in irgl's binary CSR format.",
+             std::string("convert [options] SOURCE OUT\n\n"
+                         "Loads SOURCE (a file or a generator spec) with the graph options and "
+                         "writes it to OUT.\n") +
+                 kOutputFormats,
              argc, argv, options, line))
     return 0;
-  expect_arguments("convert", line, 2, "SOURCE and OUT.csr");
-  return write_binary(line.arguments[0], line.arguments[1], force, line.graph);
+  expect_arguments("convert", line, 2, "SOURCE and OUT");
+  return write_output(line.arguments[0], line.arguments[1], flags, line.graph);
 }
 
 int generate_command(int argc, char** argv) {
   CommandLine line;
-  bool force = false;
+  WriteFlags flags;
   po::options_description options = command_options("options", line);
-  options.add_options()("force", po::bool_switch(&force), "replace OUT.csr if it exists");
+  add_write_options(options, flags);
   if (!parse(
           "generate",
-          "generate [options] SPEC OUT.csr\n\n"
-          "Generates a synthetic graph and writes it in irgl's binary CSR format. SPEC:\n"
-          "  rmat:SCALE  or  rmat:scale=S[,edge-factor=F][,seed=N][,a=..,b=..,c=..][,permute=0|1]\n"
-          "  grid:ROWSxCOLS  or  grid:rows=R,cols=C\n"
-          "  uniform:vertices=N,edges=M[,seed=S]",
+          std::string(
+              "generate [options] SPEC OUT\n\n"
+              "Generates a synthetic graph and writes it to OUT. SPEC:\n"
+              "  rmat:SCALE  or  rmat:scale=S[,edge-factor=F][,seed=N][,a=..,b=..,c=..][,permute=0|1]\n"
+              "  grid:ROWSxCOLS  or  grid:rows=R,cols=C\n"
+              "  uniform:vertices=N,edges=M[,seed=S]\n") +
+              kOutputFormats,
           argc, argv, options, line))
     return 0;
-  expect_arguments("generate", line, 2, "SPEC and OUT.csr");
+  expect_arguments("generate", line, 2, "SPEC and OUT");
   const std::string& spec = line.arguments[0];
   if (!irgl::is_generator_spec(spec))
     throw irgl::InputError::in(spec, "not a generator spec (expected rmat:, grid: or uniform:)");
-  return write_binary(spec, line.arguments[1], force, line.graph);
+  return write_output(spec, line.arguments[1], flags, line.graph);
 }
 
 struct Command {
@@ -170,8 +199,8 @@ struct Command {
 
 constexpr Command kCommands[] = {
     {"stats", stats_command, "print sizes, degrees, components and diameter of graphs"},
-    {"convert", convert_command, "write a graph in the binary CSR format (.csr)"},
-    {"generate", generate_command, "write a synthetic graph (rmat, grid, uniform) as .csr"},
+    {"convert", convert_command, "write a graph as .csr, .mtx or an edge list (.el, .csv, ...)"},
+    {"generate", generate_command, "write a synthetic graph (rmat, grid, uniform)"},
 };
 
 void print_usage() {
