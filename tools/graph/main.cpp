@@ -112,12 +112,16 @@ int stats_command(int argc, char** argv) {
 struct WriteFlags {
   bool force = false;
   std::string output_format;
+  std::string ids;
 };
 
 void add_write_options(po::options_description& options, WriteFlags& flags) {
   options.add_options()("force", po::bool_switch(&flags.force), "replace OUT if it exists")(
       "output-format", po::value(&flags.output_format),
-      "csr, mtx, edgelist, tsv or csv (default: from OUT's extension; csr for '-' and devices)");
+      "csr, mtx, edgelist, tsv or csv (default: from OUT's extension; csr for '-' and devices)")(
+      "ids", po::value(&flags.ids)->value_name("FILE"),
+      "write the original id of every vertex to FILE, one per line (line v+1: vertex v); "
+      "needed with --renumber and a text OUT");
 }
 
 constexpr const char* kOutputFormats =
@@ -139,16 +143,33 @@ int write_output(const std::string& source, const std::string& output, const Wri
   const irgl::OutputFile::Kind kind = irgl::OutputFile::check(output, flags.force);
   const irgl::OutputFormat format = irgl::choose_output_format(
       output, kind != irgl::OutputFile::Kind::regular, requested);
-  if (kind == irgl::OutputFile::Kind::standard_output) irgl::OutputFile::reserve_standard_output();
+  irgl::OutputFile::Kind ids_kind = irgl::OutputFile::Kind::regular;
+  if (!flags.ids.empty()) {
+    if (flags.ids == output) throw irgl::InputError::in("--ids", "'" + output + "' is OUT too");
+    ids_kind = irgl::OutputFile::check(flags.ids, flags.force);
+  } else if (load.build.renumber && format != irgl::OutputFormat::irgl_binary) {
+    throw irgl::InputError::in(
+        "--renumber", "OUT (" + output +
+                          ") will hold the new ids only: name a file for the original ids "
+                          "with --ids FILE (or write .csr, which keeps them)");
+  }
+  if (kind == irgl::OutputFile::Kind::standard_output ||
+      ids_kind == irgl::OutputFile::Kind::standard_output)
+    irgl::OutputFile::reserve_standard_output();
   const auto start = std::chrono::steady_clock::now();
   const irgl::CsrGraph graph = irgl::load_graph(source, load);
   const double load_seconds = seconds_since(start);
   const auto write_start = std::chrono::steady_clock::now();
   irgl::write_graph(output, graph, format, flags.force);
+  if (!flags.ids.empty()) irgl::write_original_ids(flags.ids, graph, flags.force);
   std::printf("%s: %llu vertices, %llu edges (loaded in %.2f s, written in %.2f s)\n",
               output.c_str(), static_cast<unsigned long long>(graph.num_vertices()),
               static_cast<unsigned long long>(graph.num_edges()), load_seconds,
               seconds_since(write_start));
+  if (!flags.ids.empty())
+    std::printf("%s: the original ids of the %llu vertices%s\n", flags.ids.c_str(),
+                static_cast<unsigned long long>(graph.num_vertices()),
+                graph.renumbered() ? "" : " (not renumbered: 0, 1, ...)");
   return 0;
 }
 

@@ -57,7 +57,9 @@ constexpr uint32_t kFlagWeighted = 1u << 0;
 constexpr uint32_t kFlagTranspose = 1u << 1;
 constexpr uint32_t kFlagSymmetric = 1u << 2;
 constexpr uint32_t kFlagSorted = 1u << 3;
-constexpr uint32_t kKnownFlags = kFlagWeighted | kFlagTranspose | kFlagSymmetric | kFlagSorted;
+constexpr uint32_t kFlagOriginalIds = 1u << 4;
+constexpr uint32_t kKnownFlags =
+    kFlagWeighted | kFlagTranspose | kFlagSymmetric | kFlagSorted | kFlagOriginalIds;
 
 // Byte offsets of the header fields.
 enum : uint64_t {
@@ -100,7 +102,8 @@ enum class Array : uint8_t {
   out_weights,
   in_offsets,
   in_sources,
-  in_weights
+  in_weights,
+  original_ids
 };
 
 const char* name_of(Array array) {
@@ -117,6 +120,8 @@ const char* name_of(Array array) {
       return "in-edge sources";
     case Array::in_weights:
       return "in-edge weights";
+    case Array::original_ids:
+      return "original vertex ids";
   }
   return "?";
 }
@@ -138,6 +143,7 @@ struct Shape {
   uint64_t edges = 0;
   bool weighted = false;
   bool transpose = false;
+  bool original_ids = false;
 };
 
 std::vector<Section> layout(const Shape& shape) {
@@ -157,6 +163,7 @@ std::vector<Section> layout(const Shape& shape) {
     add(Array::in_sources, ids_bytes);
     if (shape.weighted) add(Array::in_weights, ids_bytes);
   }
+  if (shape.original_ids) add(Array::original_ids, 4 * shape.vertices);
   return sections;
 }
 
@@ -177,6 +184,8 @@ auto section_data(Graph& graph, Array array)
       return graph.in_sources.data();
     case Array::in_weights:
       return graph.in_weights.data();
+    case Array::original_ids:
+      return graph.original_ids.data();
   }
   return nullptr;
 }
@@ -345,6 +354,7 @@ Shape check_header(const std::string& path, const unsigned char* header, uint64_
   shape.edges = load<uint64_t>(header, kEdgesAt);
   shape.weighted = weighted;
   shape.transpose = flags & kFlagTranspose;
+  shape.original_ids = flags & kFlagOriginalIds;
   if (shape.vertices > kMaxVertices)
     fail_at(path, kVerticesAt,
             "vertex count " + std::to_string(shape.vertices) + " exceeds the limit of 2^32-1");
@@ -405,6 +415,7 @@ void allocate(CsrGraph& graph, const Shape& shape) {
     graph.in_sources.resize(shape.edges);
     if (shape.weighted) graph.in_weights.resize(shape.edges);
   }
+  if (shape.original_ids) graph.original_ids.resize(shape.vertices);
 }
 
 const Section& find_section(const std::vector<Section>& sections, Array array) {
@@ -490,18 +501,28 @@ void check_structure(const std::string& path, const CsrGraph& graph,
   if (graph.symmetric &&
       edge_multiset_hash(graph.out_offsets, graph.out_targets, graph.out_weights, true) != out_hash)
     fail_at(path, kFlagsAt, "the symmetric flag is set, but some edge lacks its reverse");
+  if (graph.renumbered()) {
+    const std::vector<VertexId>& ids = graph.original_ids;
+    const uint64_t v = find_first(1, ids.size(), [&](uint64_t i) { return ids[i] <= ids[i - 1]; });
+    if (v < ids.size())
+      fail_at(path, find_section(sections, Array::original_ids).offset + 4 * v,
+              "the original vertex ids do not increase at vertex " + std::to_string(v) + " (" +
+                  std::to_string(ids[v]) + " after " + std::to_string(ids[v - 1]) + ")");
+  }
 }
 
 // The shape of an in-memory graph; throws std::logic_error when its arrays
 // disagree (a bug in the caller, not bad input).
 Shape shape_of(const CsrGraph& graph) {
-  Shape shape{graph.num_vertices(), graph.num_edges(), graph.has_weights(), graph.has_transpose()};
+  Shape shape{graph.num_vertices(), graph.num_edges(), graph.has_weights(), graph.has_transpose(),
+              graph.renumbered()};
   const bool consistent =
       shape.vertices <= kMaxVertices && graph.out_offsets.size() == shape.vertices + 1 &&
       graph.out_weights.size() == (shape.weighted ? shape.edges : 0) &&
       (!shape.transpose ||
        (graph.in_offsets.size() == shape.vertices + 1 && graph.in_sources.size() == shape.edges &&
-        graph.in_weights.size() == (shape.weighted ? shape.edges : 0)));
+        graph.in_weights.size() == (shape.weighted ? shape.edges : 0))) &&
+      (!shape.original_ids || graph.original_ids.size() == shape.vertices);
   if (!consistent) throw std::logic_error("write_irgl_binary: the graph's arrays are inconsistent");
   return shape;
 }
@@ -512,7 +533,8 @@ HeaderBytes encode_header(const CsrGraph& graph, const Shape& shape, uint64_t ch
   std::memcpy(header.data(), kIrglBinaryMagic, sizeof kIrglBinaryMagic);
   const uint32_t flags = (shape.weighted ? kFlagWeighted : 0) |
                          (shape.transpose ? kFlagTranspose : 0) |
-                         (graph.symmetric ? kFlagSymmetric : 0) | (graph.sorted ? kFlagSorted : 0);
+                         (graph.symmetric ? kFlagSymmetric : 0) | (graph.sorted ? kFlagSorted : 0) |
+                         (shape.original_ids ? kFlagOriginalIds : 0);
   store<uint32_t>(header.data(), kVersionAt, kIrglBinaryVersion);
   store<uint32_t>(header.data(), kFlagsAt, flags);
   store<uint32_t>(header.data(), kWeightTypeAt, static_cast<uint32_t>(graph.weight_type));

@@ -95,6 +95,14 @@ void CsrGraph::validate() const {
     if (in_sources.size() != out_targets.size())
       throw std::logic_error("transpose has a different edge count");
   }
+  if (renumbered()) {
+    if (original_ids.size() != num_vertices_)
+      throw std::logic_error("original_ids has " + std::to_string(original_ids.size()) +
+                             " entries, expected " + std::to_string(num_vertices_));
+    for (uint64_t v = 1; v < num_vertices_; ++v)
+      if (original_ids[v] <= original_ids[v - 1])
+        throw std::logic_error("original_ids do not increase at vertex " + std::to_string(v));
+  }
 }
 
 }  // namespace irgl

@@ -60,13 +60,18 @@ void apply_weight_rule(EdgeList& edges, const WeightRule& rule) {
       edges.weights.assign(edges.size(), int_word(1));
       edges.weight_type = WeightType::int32;
       break;
-    case Source::hash:
+    case Source::hash: {
+      // On the input's ids, so that renumbering changes no weight.
+      const std::vector<VertexId>& original = edges.original_ids;
+      auto id = [&](VertexId v) { return original.empty() ? v : original[v]; };
       edges.weights.resize(edges.size());
       parallel_for(0, edges.size(), [&](uint64_t e) {
-        edges.weights[e] = hashed_weight(edges.sources[e], edges.targets[e], rule.max, rule.seed);
+        edges.weights[e] =
+            hashed_weight(id(edges.sources[e]), id(edges.targets[e]), rule.max, rule.seed);
       });
       edges.weight_type = WeightType::int32;
       break;
+    }
     case Source::file:
       break;
   }
@@ -229,6 +234,7 @@ void place_buckets(const PartitionedEdges& parts, const Buckets& buckets, CsrGra
 
 CsrGraph build_csr(EdgeList&& edges, const BuildOptions& options) {
   apply_weight_rule(edges, options.weights);
+  if (options.renumber) renumber_vertices(edges);
   const bool weighted = edges.weight_type != WeightType::none;
 
   CsrGraph graph;
@@ -236,6 +242,7 @@ CsrGraph build_csr(EdgeList&& edges, const BuildOptions& options) {
   graph.set_num_vertices(edges.num_vertices);
   graph.weight_type = edges.weight_type;
   graph.symmetric = edges.symmetric || options.symmetrize;
+  graph.original_ids = std::move(edges.original_ids);
 
   const VirtualEdges virtual_edges{edges, options.symmetrize, options.drop_self_loops};
   const Buckets buckets = choose_buckets(edges.num_vertices, virtual_edges.size());
@@ -261,7 +268,7 @@ CsrGraph rebuild(CsrGraph&& graph, const BuildOptions& options) {
                                  (options.weights.convert_to == WeightType::none ||
                                   options.weights.convert_to == graph.weight_type);
   const bool structure_unchanged = !options.symmetrize && !options.drop_self_loops &&
-                                   !options.drop_duplicates &&
+                                   !options.drop_duplicates && !options.renumber &&
                                    (graph.sorted || !options.sort_adjacency);
   if (weights_unchanged && structure_unchanged) {
     if (options.transpose && !graph.has_transpose()) graph.build_transpose();
@@ -281,6 +288,7 @@ CsrGraph rebuild(CsrGraph&& graph, const BuildOptions& options) {
   });
   edges.targets = std::move(graph.out_targets);
   edges.weights = std::move(graph.out_weights);
+  edges.original_ids = std::move(graph.original_ids);
   graph = CsrGraph{};
   return build_csr(std::move(edges), options);
 }

@@ -6,8 +6,19 @@
 //
 // Every edge line has the same number of columns. A third column is a weight:
 // int32 when every weight is an integer, otherwise float32 for the whole file.
+//
+// A header line (column names, "source,target,weight") may come before the
+// first edge in files named .csv, or in any edge list with --header; it is
+// told apart by its fields, which all start with a letter, '_' or '"'.
+// Elsewhere such a line is an error that says so.
+//
+// Ids are used as they are: the graph has max id + 1 vertices. When that is
+// more than kSparseMinVertices and more than kSparseFactor times the number
+// of ids that occur, a warning suggests --renumber (build_csr's renumber).
 #include <algorithm>
+#include <cctype>
 #include <cstring>
+#include <iostream>
 
 #include "formats.h"
 #include "text_chunks.h"
@@ -22,11 +33,38 @@ using text::ParseError;
 
 bool is_comment(char c) { return c == '#' || c == '%'; }
 
+constexpr uint64_t kSparseMinVertices = 1000000;
+constexpr uint64_t kSparseFactor = 4;
+
+bool ends_with(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+// A .csv file, perhaps compressed.
+bool named_csv(std::string_view name) {
+  for (std::string_view suffix : {".gz", ".xz"})
+    if (ends_with(name, suffix)) name.remove_suffix(suffix.size());
+  return ends_with(name, ".csv");
+}
+
+// Column names, not numbers: every field starts with a letter, '_' or '"'.
+bool looks_like_header(const LineFields& line) {
+  if (line.count == 0) return false;
+  for (size_t i = 0; i < std::min(line.count, LineFields::kMaxFields); ++i) {
+    const std::string_view field = line.field[i];
+    if (field.empty()) return false;
+    const auto first = static_cast<unsigned char>(field[0]);
+    if (!std::isalpha(first) && first != '_' && first != '"') return false;
+  }
+  return true;
+}
+
 // What the lines before the first edge say.
 struct Header {
   uint64_t declared_vertices = 0;    // from "# Nodes: N"
   const char* nodes_line = nullptr;  // that comment, if any
   const char* first_edge = nullptr;  // the first edge line, if any
+  const char* header_line = nullptr;  // the column names, if any
   size_t columns = 2;
 };
 
@@ -57,13 +95,29 @@ void reject_empty_columns(const LineFields& line) {
                        "empty column (nothing between two commas, or after the last)"};
 }
 
-Header parse_header(const char* p, const char* end) {
+Header parse_header(const TextInput& input, const EdgeListOptions& options) {
+  const char* p = input.data.data();
+  const char* const end = p + input.data.size();
   Header header;
   while (p < end) {
     const char* first = text::skip_blanks(p, end);
     if (first < end && *first != '\n' && !is_comment(*first)) {
       LineFields line;
       text::split_line(first, end, true, line);
+      const std::string shown = text::quoted(text::line_at(first, end));
+      if (!header.header_line && looks_like_header(line)) {
+        if (!options.header && !named_csv(input.name))
+          throw ParseError{first, shown +
+                                      " looks like a header line (column names); edge lists "
+                                      "have one only when named .csv or read with --header (or "
+                                      "make it a comment: '# ...')"};
+        header.header_line = first;
+        p = line.next;
+        continue;
+      }
+      if (options.header && !header.header_line)
+        throw ParseError{first, "--header: expected a line of column names before the first "
+                                "edge, found " + shown};
       reject_empty_columns(line);
       if (line.count != 2 && line.count != 3) fail_columns(first, line.count);
       header.first_edge = first;
@@ -230,15 +284,26 @@ class EdgeLineParser {
   uint64_t limit_;  // ids must be below this
 };
 
+// Warns when the ids leave most of the id space unused (see the top).
+void warn_about_sparse_ids(const EdgeList& edges, uint64_t id_space, const Header& header) {
+  if (id_space <= header.declared_vertices || id_space <= kSparseMinVertices) return;
+  const uint64_t used = count_used_vertices(edges);
+  if (id_space <= kSparseFactor * used) return;
+  std::cerr << "irgl: warning: " << edges.name << ": vertex ids reach " << id_space - 1
+            << ", but only " << used << " distinct ids occur: the graph gets " << id_space
+            << " vertices, " << id_space - used
+            << " of them without edges (--renumber numbers the used ids 0.." << used - 1
+            << " and keeps the original ids)\n";
+}
+
 }  // namespace
 
-EdgeList parse_edge_list(const TextInput& input) {
+EdgeList parse_edge_list(const TextInput& input, const EdgeListOptions& options) {
   text::reject_empty(input);
   text::reject_binary(input, "an edge list");
   const char* const begin = input.data.data();
-  const char* const end = begin + input.data.size();
   try {
-    const Header header = parse_header(begin, end);
+    const Header header = parse_header(input, options);
     EdgeList edges;
     edges.name = input.name;
     edges.num_vertices = header.declared_vertices;
@@ -255,17 +320,19 @@ EdgeList parse_edge_list(const TextInput& input) {
 
     const bool float_weights = std::any_of(chunks.begin(), chunks.end(),
                                            [](const EdgeChunk& c) { return c.float_weights; });
+    uint64_t id_space = 0;  // max id + 1
     for (EdgeChunk& chunk : chunks) {
       if (float_weights && !chunk.float_weights) chunk.switch_to_float();
-      // A SNAP "Nodes: N" comment is a lower bound: some published files
-      // (roadNet-CA, web-Google) have ids at or above N.
-      if (chunk.has_edges)
-        edges.num_vertices = std::max<uint64_t>(edges.num_vertices, uint64_t(chunk.max_id) + 1);
+      if (chunk.has_edges) id_space = std::max<uint64_t>(id_space, uint64_t(chunk.max_id) + 1);
     }
+    // A SNAP "Nodes: N" comment is a lower bound: some published files
+    // (roadNet-CA, web-Google) have ids at or above N.
+    edges.num_vertices = std::max(edges.num_vertices, id_space);
     edges.weight_type = header.columns == 2 ? WeightType::none
                         : float_weights     ? WeightType::float32
                                             : WeightType::int32;
     text::gather_edges(chunks, edges);
+    if (!options.renumbering) warn_about_sparse_ids(edges, id_space, header);
     return edges;
   } catch (const ParseError& error) {
     throw text::located(input, error);

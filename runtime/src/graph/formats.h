@@ -27,7 +27,17 @@ std::string peek_decompressed(const std::string& path, size_t bytes);
 // ids; MatrixMarket symmetric storage already mirrored) and throws InputError
 // at "file:line" on any malformed content.
 EdgeList parse_matrix_market(const TextInput& input);
-EdgeList parse_edge_list(const TextInput& input);
+
+struct EdgeListOptions {
+  // The first line that is not a comment names the columns and is skipped
+  // (--header); without this, only files named .csv may have one.
+  bool header = false;
+  // The caller renumbers the ids: no warning about a sparse id space.
+  bool renumbering = false;
+};
+// Also warns on stderr (unless `renumbering`) when the ids leave most of the
+// vertex count unused (see kSparseIdsWarning in edge_list_format.cpp).
+EdgeList parse_edge_list(const TextInput& input, const EdgeListOptions& options = {});
 EdgeList parse_dimacs(const TextInput& input);
 
 // Galois binary .gr (version 1; version 2 is reported as unsupported);

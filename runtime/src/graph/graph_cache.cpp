@@ -48,7 +48,9 @@ std::string options_key(const BuildOptions& options) {
          " transpose=" + std::to_string(options.transpose) +
          " weights=" + std::to_string(static_cast<int>(weights.source)) + ":" +
          std::to_string(weights.max) + ":" + std::to_string(weights.seed) + ":" +
-         to_string(weights.convert_to);
+         to_string(weights.convert_to) +
+         // Only when on, so that the keys of earlier entries stay valid.
+         (options.renumber ? " renumber=1" : "");
 }
 
 // Identifies the current contents of a file without reading it.

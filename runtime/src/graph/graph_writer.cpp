@@ -228,9 +228,24 @@ void write_graph(const std::string& path, const CsrGraph& graph, OutputFormat fo
     case OutputFormat::matrix_market: write_matrix_market(file, graph); break;
     case OutputFormat::edge_list: write_edge_list(file, graph, ' ', false); break;
     case OutputFormat::tsv: write_edge_list(file, graph, '\t', false); break;
-    case OutputFormat::csv: write_edge_list(file, graph, ',', false); break;
+    case OutputFormat::csv: write_edge_list(file, graph, ',', true); break;
     case OutputFormat::irgl_binary: break;
   }
+  file.commit();
+}
+
+void write_original_ids(const std::string& path, const CsrGraph& graph, bool overwrite) {
+  OutputFile file(path, overwrite);
+  std::string text;
+  for (uint64_t v = 0; v < graph.num_vertices(); ++v) {
+    append_integer(text, graph.original_id(static_cast<VertexId>(v)));
+    text += '\n';
+    if (text.size() >= (uint64_t(1) << 20)) {
+      file.write(text);
+      text.clear();
+    }
+  }
+  file.write(text);
   file.commit();
 }
 

@@ -90,9 +90,13 @@ CsrGraph parse_file(const std::string& path, GraphFormat format, const LoadOptio
     case GraphFormat::dimacs:
       edges = parse_dimacs(read_text_input(path, options.show_progress));
       break;
-    case GraphFormat::edge_list:
-      edges = parse_edge_list(read_text_input(path, options.show_progress));
+    case GraphFormat::edge_list: {
+      EdgeListOptions edge_list;
+      edge_list.header = options.edge_list_header;
+      edge_list.renumbering = options.build.renumber;
+      edges = parse_edge_list(read_text_input(path, options.show_progress), edge_list);
       break;
+    }
     case GraphFormat::automatic:
       break;
   }
@@ -119,6 +123,12 @@ CsrGraph load_graph(const std::string& source, const LoadOptions& options) {
     if (S_ISDIR(info.st_mode)) throw InputError::in(source, "is a directory, not a graph file");
     if (format == GraphFormat::automatic) format = detect_format(source);
   }
+  if (options.edge_list_header && format != GraphFormat::edge_list)
+    throw InputError::in("--header", "only edge lists have a header line, and " + source +
+                                         " is " +
+                                         (is_generator_spec(source)
+                                              ? std::string("a generator spec")
+                                              : std::string("read as ") + to_string(format)));
   const bool cacheable = !options.cache_dir.empty() && format != GraphFormat::irgl_binary;
   const std::string cached =
       cacheable ? cache_path_for(source, format, options.build, options.cache_dir) : std::string();

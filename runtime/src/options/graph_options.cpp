@@ -21,6 +21,12 @@ void add_graph_options(po::options_description& description, GraphOptionValues& 
        "same as --symmetrize --drop-self-loops --drop-duplicates")
       ("no-sort", po::bool_switch(&values.no_sort), "keep adjacency lists in file order")
       ("transpose", po::bool_switch(&values.transpose), "also build the in-edges (CSC)")
+      ("renumber", po::bool_switch(&values.renumber),
+       "number the vertex ids that occur in edges 0, 1, ... in increasing order, dropping the "
+       "others (for sparse ids, e.g. SNAP edge lists); the original ids are kept")
+      ("header", po::bool_switch(&values.header),
+       "the edge list's first line that is not a comment names the columns (files named .csv "
+       "may have one without this)")
       ("weights", po::value(&values.weights)->default_value(values.weights),
        "edge weights: file, none, unit, or hash[:MAX[:SEED]] (1 + hash(u,v) mod MAX, "
        "symmetric; MAX defaults to 100)")
@@ -85,6 +91,7 @@ LoadOptions to_load_options(const GraphOptionValues& values) {
   build.drop_duplicates = values.drop_duplicates || values.simple;
   build.sort_adjacency = !values.no_sort;
   build.transpose = values.transpose;
+  build.renumber = values.renumber;
   build.weights = parse_weight_rule(values.weights, "--weights");
   if (values.weight_type == "int")
     build.weights.convert_to = WeightType::int32;
@@ -97,6 +104,7 @@ LoadOptions to_load_options(const GraphOptionValues& values) {
   if (options.cache_dir.empty())
     if (const char* env = std::getenv("IRGL_CACHE_DIR")) options.cache_dir = env;
   options.show_progress = !values.quiet;
+  options.edge_list_header = values.header;
   return options;
 }
 

@@ -101,6 +101,10 @@ const BadInput kBadInputs[] = {
     {"el-weight-overflow.wel", "auto", ":2: error: weight 2147483648 does not fit in int32"},
     {"el-float-weight-overflow.wel", "auto", ":2: error: weight 1e39 does not fit in float32"},
     {"el-infinite-weight.wel", "auto", ":1: error: weight inf is not a finite number"},
+    {"el-header-line.txt", "auto",
+     ":1: error: 'source target' looks like a header line (column names); edge lists have one "
+     "only when named .csv or read with --header (or make it a comment: '# ...')"},
+    {"el-two-header-lines.csv", "auto", ":2: error: expected a vertex id, found 'from'"},
 
     // DIMACS.
     {"dimacs-missing-p.gr", "auto", ":2: error: missing 'p sp <nodes> <arcs>' line"},

@@ -183,6 +183,81 @@ TEST(EdgeListFormat, IdsBeyondTheNodesCommentRaiseTheVertexCount) {
   EXPECT_EQ(parse_edge_list(text_input("# Nodes: 10 Edges: 1\n0 1\n")).num_vertices, 10u);
 }
 
+// --- Header lines and CSV ----------------------------------------------------
+
+TEST(EdgeListFormat, CsvMayStartWithAHeaderLine) {
+  const EdgeList edges = parse_edge_list(
+      text_input("# from irgl-graph\nsource,target,weight\n0,1,2.5\n1,2,3\n", "g.csv"));
+  EXPECT_EQ(weighted_edges_of<float>(edges), (std::vector<RealEdge>{{0, 1, 2.5f}, {1, 2, 3.0f}}));
+  // Quoted names, a compressed .csv name, and no header at all.
+  EXPECT_EQ(edges_of(parse_edge_list(text_input("\"src\",\"dst\"\n1,2\n", "g.csv.gz"))),
+            (std::vector<Edge>{{1, 2}}));
+  EXPECT_EQ(edges_of(parse_edge_list(text_input("1,2\n", "g.csv"))), (std::vector<Edge>{{1, 2}}));
+  // Only one header, before the first edge.
+  EXPECT_EQ(input_error_of([] { parse_edge_list(text_input("a,b\nc,d\n1,2\n", "two.csv")); }),
+            "two.csv:2: error: expected a vertex id, found 'c'");
+  EXPECT_EQ(input_error_of([] { parse_edge_list(text_input("1,2\na,b\n", "late.csv")); }),
+            "late.csv:2: error: expected a vertex id, found 'a'");
+}
+
+// Regression: a header line in a whitespace edge list was reported as a bad
+// vertex id. It stays an error, but says what the line looks like and how to
+// read it; --header (EdgeListOptions::header) accepts it.
+TEST(EdgeListFormat, HeaderLinesElsewhereNeedTheHeaderOption) {
+  EXPECT_EQ(input_error_of([] { parse_edge_list(text_input("# c\nsource target\n0 1\n", "g.txt")); }),
+            "g.txt:2: error: 'source target' looks like a header line (column names); edge lists "
+            "have one only when named .csv or read with --header (or make it a comment: '# ...')");
+  EdgeListOptions header;
+  header.header = true;
+  EXPECT_EQ(edges_of(parse_edge_list(text_input("source target\n0 1\n", "g.txt"), header)),
+            (std::vector<Edge>{{0, 1}}));
+  EXPECT_EQ(input_error_of([&] { parse_edge_list(text_input("0 1\n1 2\n", "g.txt"), header); }),
+            "g.txt:1: error: --header: expected a line of column names before the first edge, "
+            "found '0 1'");
+  // Not a header: a field that starts with a digit or a sign.
+  EXPECT_EQ(input_error_of([] { parse_edge_list(text_input("x 1\n", "g.txt")); }),
+            "g.txt:1: error: expected a vertex id, found 'x'");
+  EXPECT_EQ(input_error_of([] { parse_edge_list(text_input("source,-1\n", "g.csv")); }),
+            "g.csv:1: error: expected a vertex id, found 'source'");
+}
+
+// --- Sparse ids ----------------------------------------------------------------
+
+// What parse_edge_list prints on stderr for `text`.
+std::string warning_for(const std::string& text, EdgeListOptions options = {}) {
+  ::testing::internal::CaptureStderr();
+  parse_edge_list(text_input(text, "s.txt"), options);
+  return ::testing::internal::GetCapturedStderr();
+}
+
+// Lines "k k" for k < count, then `last`.
+std::string loops(uint64_t count, const std::string& last) {
+  std::string text;
+  for (uint64_t k = 0; k < count; ++k) text += std::to_string(k) + ' ' + std::to_string(k) + '\n';
+  return text + last;
+}
+
+// Regression: two edges "0 214000000" made a 214 M-vertex graph (5.9 GB,
+// 20 s) without a word. More than 1 M vertices and more than 4 times the
+// distinct ids: a warning naming --renumber.
+TEST(EdgeListFormat, SparseIdsWarnAboutRenumbering) {
+  EXPECT_EQ(warning_for("0 214000000\n5 7\n"),
+            "irgl: warning: s.txt: vertex ids reach 214000000, but only 4 distinct ids occur: the "
+            "graph gets 214000001 vertices, 213999997 of them without edges (--renumber numbers "
+            "the used ids 0..3 and keeps the original ids)\n");
+  EdgeListOptions renumbering;
+  renumbering.renumbering = true;
+  EXPECT_EQ(warning_for("0 214000000\n", renumbering), "");
+  // A declared vertex count covers the ids: the file says they are vertices.
+  EXPECT_EQ(warning_for("# Nodes: 214000001\n0 214000000\n"), "");
+  // 1 M vertices is not more than 1 M.
+  EXPECT_EQ(warning_for("0 999999\n"), "");
+  EXPECT_NE(warning_for("0 1000000\n"), "");
+  // 1.2 M vertices: 300 000 distinct ids are a quarter, not fewer.
+  EXPECT_EQ(warning_for(loops(299999, "0 1199999\n")), "");
+  EXPECT_NE(warning_for(loops(299998, "0 1199999\n")), "");
+}
+
 // A big edge list (several parallel chunks, more than one block each) of
 // edges i -> i+1 with weight i, optionally with a different last line.
 std::string chain(uint64_t edges, const std::string& last_line = "") {

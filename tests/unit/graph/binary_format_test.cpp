@@ -337,9 +337,9 @@ TEST_F(DamagedFile, HeaderChecksum) {
 
 TEST_F(DamagedFile, UnknownFlags) {
   std::string file = file_;
-  put<uint32_t>(file, 12, get<uint32_t>(file, 12) | 0x30);
+  put<uint32_t>(file, 12, get<uint32_t>(file, 12) | 0x60);  // bit 4 is the original ids
   EXPECT_EQ(error_for_resealed(file),
-            "byte 12: error: unknown flag bits 0x0000000000000030 are set");
+            "byte 12: error: unknown flag bits 0x0000000000000060 are set");
 }
 
 TEST_F(DamagedFile, WeightType) {

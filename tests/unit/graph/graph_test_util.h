@@ -105,6 +105,7 @@ inline void expect_same_graph(const CsrGraph& a, const CsrGraph& b) {
   EXPECT_EQ(a.in_offsets, b.in_offsets);
   EXPECT_EQ(a.in_sources, b.in_sources);
   EXPECT_EQ(a.in_weights, b.in_weights);
+  EXPECT_EQ(a.original_ids, b.original_ids);
 }
 
 inline std::string read_file(const std::string& path) {

@@ -123,7 +123,7 @@ TEST(GraphWriter, WritesTheDocumentedText) {
   EXPECT_EQ(text_of("g.mtx"), "%%MatrixMarket matrix coordinate real general\n4 4 2\n1 2 0.5\n3 1 2.0\n");
   EXPECT_EQ(text_of("g.el"), "# Nodes: 4 Edges: 2\n0 1 0.5\n2 0 2.0\n");
   EXPECT_EQ(text_of("g.tsv"), "# Nodes: 4 Edges: 2\n0\t1\t0.5\n2\t0\t2.0\n");
-  EXPECT_EQ(text_of("g.csv"), "# Nodes: 4 Edges: 2\n0,1,0.5\n2,0,2.0\n");
+  EXPECT_EQ(text_of("g.csv"), "# Nodes: 4 Edges: 2\nsource,target,weight\n0,1,0.5\n2,0,2.0\n");
   const CsrGraph plain = build_csr(testing::edge_list(3, {{1, 2}}), {});
   write_graph(dir.file("p.mtx"), plain, OutputFormat::matrix_market, false);
   EXPECT_EQ(testing::read_file(dir.file("p.mtx")),

@@ -4,7 +4,7 @@
 //   offset  0  char[8]   magic "IRGLCSR\0"
 //   offset  8  uint32    format version (1)
 //   offset 12  uint32    flags: bit 0 weighted, bit 1 has transpose,
-//                        bit 2 symmetric, bit 3 sorted
+//                        bit 2 symmetric, bit 3 sorted, bit 4 original ids
 //   offset 16  uint32    weight type (0 none, 1 int32, 2 float32)
 //   offset 20  uint32    reserved (0)
 //   offset 24  uint64    number of vertices n
@@ -15,7 +15,10 @@
 //                        identifies the entry (see read_cached_graph)
 //   offset 64  uint64[n+1] out offsets, uint32[m] targets, [uint32[m] weights],
 //              then, with a transpose, uint64[n+1] in offsets, uint32[m]
-//              sources, [uint32[m] weights]; each array starts 8-byte aligned.
+//              sources, [uint32[m] weights], then, with original ids (a
+//              renumbered graph, CsrGraph::original_ids), uint32[n] original
+//              ids, strictly increasing; each array starts 8-byte aligned.
+//              (Readers from before bit 4 reject such files: unknown flag.)
 // Checksums are XXH64: the header's over bytes 0..47; the payload's is the
 // XXH64 of the XXH64s of its 4 MiB chunks (little-endian u64s), seeded with
 // the payload length, so it is computed in parallel.

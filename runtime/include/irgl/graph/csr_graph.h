@@ -124,6 +124,14 @@ class CsrGraph {
   std::vector<VertexId> in_sources;
   std::vector<uint32_t> in_weights;
 
+  // Empty unless the vertices were renumbered (--renumber): then
+  // original_ids[v] is the id vertex v had in the input, strictly increasing
+  // in v (vertex v is the v-th smallest id that occurs in an edge).
+  std::vector<VertexId> original_ids;
+  bool renumbered() const { return !original_ids.empty(); }
+  // The input's id of vertex v: original_ids[v], or v itself.
+  uint64_t original_id(VertexId v) const { return renumbered() ? original_ids[v] : v; }
+
  private:
   void check_weight_type(WeightType wanted) const;
 

@@ -24,6 +24,8 @@ struct EdgeList {
   // Set when the file declared itself symmetric (the edges are already
   // mirrored by the loader).
   bool symmetric = false;
+  // As CsrGraph::original_ids: empty, or the input id of each vertex.
+  std::vector<VertexId> original_ids;
 
   uint64_t size() const { return sources.size(); }
   void reserve(uint64_t edges, bool weighted);
@@ -55,11 +57,24 @@ struct BuildOptions {
   bool drop_duplicates = false;  // keep one (u,v); with weights, the smallest
   bool sort_adjacency = true;    // sort each list by neighbor (stable)
   bool transpose = false;        // also build the in-edges (CSC)
+  // Number the vertices that occur in some edge 0, 1, ... in increasing
+  // order of their ids, dropping the others; the graph keeps the input ids
+  // in original_ids.
+  bool renumber = false;
   WeightRule weights;
 };
 
 // Consumes `edges` (its memory is released as the CSR is built).
 CsrGraph build_csr(EdgeList&& edges, const BuildOptions& options);
+
+// The number of distinct vertex ids among the edges' endpoints. Parallel;
+// needs num_vertices / 8 bytes.
+uint64_t count_used_vertices(const EdgeList& edges);
+
+// Renumbers as BuildOptions::renumber says: sources and targets rewritten,
+// num_vertices the number of distinct ids, original_ids set (composed with
+// any it held). Parallel; needs about num_vertices / 4 bytes.
+void renumber_vertices(EdgeList& edges);
 
 // Applies the same options to a graph that is already CSR (for example one
 // read from the binary cache or produced by a generator).

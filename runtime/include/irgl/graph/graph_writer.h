@@ -49,8 +49,16 @@ std::optional<OutputFormat> output_format_of(const std::string& path);
 OutputFormat choose_output_format(const std::string& path, bool path_is_stream,
                                   std::optional<OutputFormat> requested);
 
-// Writes `graph` (its out-edges) to `path` in `format`.
+// Writes `graph` (its out-edges) to `path` in `format`. Vertices are written
+// with their ids in `graph` (after any renumbering); the binary format also
+// keeps a renumbered graph's original ids, text formats do not (see
+// write_original_ids).
 void write_graph(const std::string& path, const CsrGraph& graph, OutputFormat format,
                  bool overwrite);
+
+// Writes the original id of every vertex (CsrGraph::original_id), one per
+// line: line v + 1 holds the id vertex v had in the input. The same text
+// for a graph that was not renumbered is 0, 1, ..., n - 1.
+void write_original_ids(const std::string& path, const CsrGraph& graph, bool overwrite);
 
 }  // namespace irgl

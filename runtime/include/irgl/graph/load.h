@@ -46,6 +46,10 @@ struct LoadOptions {
   // read the binary file instead. Never writes next to the input.
   std::string cache_dir;
   bool show_progress = true;
+  // The edge list's first line that is not a comment holds column names
+  // (--header; files named .csv may have one without it). Only for edge
+  // lists: other sources are refused.
+  bool edge_list_header = false;
 };
 
 // True when `source` is a generator spec ("rmat:...", "grid:...",

@@ -9,6 +9,8 @@
 //   --simple              all three of the above
 //   --no-sort             keep adjacency lists in file order
 //   --transpose           also build in-edges (CSC)
+//   --renumber            number the ids that occur in edges 0.. (in order)
+//   --header              the edge list's first line names the columns
 //   --weights W           file | none | unit | hash[:MAX[:SEED]]
 //   --weight-type T       keep | int | float
 //   --cache-dir DIR       binary CSR cache (default: $IRGL_CACHE_DIR, or none)
@@ -31,6 +33,8 @@ struct GraphOptionValues {
   bool simple = false;
   bool no_sort = false;
   bool transpose = false;
+  bool renumber = false;
+  bool header = false;
   std::string weights = "file";
   std::string weight_type = "keep";
   std::string cache_dir;
