@@ -160,7 +160,7 @@ int write_output(const std::string& source, const std::string& output, const Wri
   const irgl::CsrGraph graph = irgl::load_graph(source, load);
   const double load_seconds = seconds_since(start);
   const auto write_start = std::chrono::steady_clock::now();
-  irgl::write_graph(output, graph, format, flags.force);
+  irgl::write_graph(output, graph, format, flags.force, load.show_progress);
   if (!flags.ids.empty()) irgl::write_original_ids(flags.ids, graph, flags.force);
   std::printf("%s: %llu vertices, %llu edges (loaded in %.2f s, written in %.2f s)\n",
               output.c_str(), static_cast<unsigned long long>(graph.num_vertices()),

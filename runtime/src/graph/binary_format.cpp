@@ -31,11 +31,13 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 #include <type_traits>
 
 #include "edge_parallel.h"
 #include "hashing.h"
+#include "load_progress.h"
 #include "irgl/support/output_file.h"
 #include "irgl/support/error.h"
 #include "irgl/support/parallel.h"
@@ -227,6 +229,7 @@ uint64_t payload_checksum(const std::vector<Section>& sections) {
       const uint64_t chunk_hi = std::min(length, chunk_lo + kChecksumChunkBytes);
       hash_file_range(hash, sections, kHeaderBytes + chunk_lo, kHeaderBytes + chunk_hi);
       digests[c] = hash.digest();
+      progress::advance(chunk_hi - chunk_lo);
     }
   });
   return Xxh64::of(digests.data(), digests.size() * sizeof(uint64_t), length);
@@ -272,10 +275,11 @@ class FileDescriptor {
 // past the end of the file.
 constexpr int kEndOfFile = -1;
 
-// Reads or writes `bytes` at file offset `offset` with positioned I/O.
+// Reads or writes `bytes` at file offset `offset` with positioned I/O, in
+// steps of at most 64 MiB that advance the current progress phase.
 int transfer_serial(int fd, unsigned char* buffer, uint64_t bytes, uint64_t offset, bool writing) {
   while (bytes > 0) {
-    const size_t step = static_cast<size_t>(std::min<uint64_t>(bytes, uint64_t(1) << 30));
+    const size_t step = static_cast<size_t>(std::min<uint64_t>(bytes, uint64_t(64) << 20));
     const ssize_t done = writing ? ::pwrite(fd, buffer, step, static_cast<off_t>(offset))
                                  : ::pread(fd, buffer, step, static_cast<off_t>(offset));
     if (done < 0) {
@@ -283,6 +287,7 @@ int transfer_serial(int fd, unsigned char* buffer, uint64_t bytes, uint64_t offs
       return errno;
     }
     if (done == 0) return writing ? EIO : kEndOfFile;
+    progress::advance(static_cast<uint64_t>(done));
     buffer += done;
     bytes -= static_cast<uint64_t>(done);
     offset += static_cast<uint64_t>(done);
@@ -551,11 +556,16 @@ HeaderBytes encode_header(const CsrGraph& graph, const Shape& shape, uint64_t ch
 void write_in_order(OutputFile& file, const HeaderBytes& header,
                     const std::vector<Section>& sections) {
   static const char kZeros[8] = {};
+  constexpr uint64_t kStep = uint64_t(64) << 20;  // progress granularity
   file.write(reinterpret_cast<const char*>(header.data()), kHeaderBytes);
   uint64_t at = kHeaderBytes;
   for (const Section& section : sections) {
     file.write(kZeros, section.offset - at);
-    file.write(reinterpret_cast<const char*>(section.data), section.bytes);
+    for (uint64_t done = 0; done < section.bytes; done += kStep) {
+      const uint64_t step = std::min(kStep, section.bytes - done);
+      file.write(reinterpret_cast<const char*>(section.data) + done, step);
+      progress::advance(step);
+    }
     file.write(kZeros, section.end() - section.data_end());
     at = section.end();
   }
@@ -569,9 +579,15 @@ void write_irgl_binary(const std::string& path, const CsrGraph& graph, bool over
   std::vector<Section> sections = layout(shape);
   for (Section& section : sections)
     section.data = static_cast<const unsigned char*>(section_data(graph, section.array));
-  const HeaderBytes header = encode_header(graph, shape, payload_checksum(sections), origin);
+  uint64_t checksum;
+  {
+    const progress::Phase phase("computing the checksum", sections.back().end() - kHeaderBytes);
+    checksum = payload_checksum(sections);
+  }
+  const HeaderBytes header = encode_header(graph, shape, checksum, origin);
 
   OutputFile file(path, overwrite);
+  const progress::Phase phase("writing " + path, sections.back().end());
   if (!file.seekable()) {
     write_in_order(file, header, sections);
     file.commit();
@@ -616,8 +632,13 @@ CsrGraph read_irgl_binary(const std::string& path, uint64_t* origin) {
   graph.symmetric = flags & kFlagSymmetric;
   graph.sorted = flags & kFlagSorted;
   allocate(graph, shape);
-  read_sections(path, file.get(), sections, graph);
+  {
+    const progress::Phase phase("reading", file_size);
+    read_sections(path, file.get(), sections, graph);
+  }
 
+  std::optional<progress::Phase> phase;
+  phase.emplace("verifying the checksum", file_size - kHeaderBytes);
   const auto stored = load<uint64_t>(header.data(), kChecksumAt);
   const uint64_t computed = payload_checksum(sections);
   if (stored != computed)
@@ -625,6 +646,7 @@ CsrGraph read_irgl_binary(const std::string& path, uint64_t* origin) {
             "checksum mismatch (stored " + hex(stored) + ", computed " + hex(computed) +
                 "): the data after the header is damaged");
   check_padding(path, sections);
+  phase.emplace("checking the CSR", 0);
   check_structure(path, graph, sections);
   return graph;
 }

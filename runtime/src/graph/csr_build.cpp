@@ -3,13 +3,15 @@
 #include <algorithm>
 
 #include "irgl/support/parallel.h"
+#include "load_progress.h"
 
 namespace irgl {
 
 namespace {
 
 // Calls body(vertex_begin, vertex_end) over vertex ranges holding roughly equal
-// numbers of edges, handed out dynamically to host_threads() workers.
+// numbers of edges, handed out dynamically to host_threads() workers; the
+// current progress phase advances by each range's edges.
 template <class Body>
 void parallel_over_vertices_by_edges(const std::vector<uint64_t>& offsets, Body&& body) {
   const uint64_t n = offsets.size() - 1;
@@ -22,7 +24,10 @@ void parallel_over_vertices_by_edges(const std::vector<uint64_t>& offsets, Body&
     bounds[p] = std::upper_bound(offsets.begin(), offsets.end() - 1, edge) - offsets.begin() - 1;
     bounds[p] = std::max(bounds[p], bounds[p - 1]);
   }
-  parallel_tasks(pieces, [&](uint64_t p, unsigned) { body(bounds[p], bounds[p + 1]); });
+  parallel_tasks(pieces, [&](uint64_t p, unsigned) {
+    body(bounds[p], bounds[p + 1]);
+    progress::advance(offsets[bounds[p + 1]] - offsets[bounds[p]]);
+  });
 }
 
 }  // namespace

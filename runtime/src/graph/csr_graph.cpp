@@ -1,10 +1,12 @@
 #include "irgl/graph/csr_graph.h"
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 
 #include "irgl/graph/csr_build.h"
 #include "irgl/support/parallel.h"
+#include "load_progress.h"
 
 namespace irgl {
 
@@ -24,6 +26,8 @@ void CsrGraph::check_weight_type(WeightType wanted) const {
 }
 
 void CsrGraph::build_transpose() {
+  std::optional<progress::Phase> phase;
+  phase.emplace("building the transpose", out_targets.size());
   if (symmetric && sorted) {
     // Every edge's reverse is present with the same weight, so each vertex's
     // sorted in-list equals its sorted out-list.
@@ -40,7 +44,9 @@ void CsrGraph::build_transpose() {
   // result deterministic (sorted by source).
   std::vector<uint64_t> cursor(in_offsets.begin(), in_offsets.end() - 1);
   parallel_chunks(0, num_vertices_, [&](uint64_t lo, uint64_t hi, unsigned) {
+    progress::Counter counter;
     for (uint64_t u = lo; u < hi; ++u) {
+      counter.add(out_offsets[u + 1] - out_offsets[u]);
       for (uint64_t e = out_offsets[u]; e < out_offsets[u + 1]; ++e) {
         const uint64_t slot =
             __atomic_fetch_add(&cursor[out_targets[e]], 1, __ATOMIC_RELAXED);
@@ -49,6 +55,8 @@ void CsrGraph::build_transpose() {
       }
     }
   });
+  phase.reset();
+  const progress::Phase sorting("sorting the in-edge lists", out_targets.size());
   sort_adjacency_lists(in_offsets, in_sources, has_weights() ? &in_weights : nullptr,
                        weight_type);
 }

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <sstream>
 
 #include "irgl/graph/csr_build.h"
 #include "irgl/support/error.h"
 #include "irgl/support/parallel.h"
+#include "load_progress.h"
 
 namespace irgl {
 
@@ -64,10 +66,15 @@ void apply_weight_rule(EdgeList& edges, const WeightRule& rule) {
       // On the input's ids, so that renumbering changes no weight.
       const std::vector<VertexId>& original = edges.original_ids;
       auto id = [&](VertexId v) { return original.empty() ? v : original[v]; };
+      const progress::Phase phase("computing hash weights", edges.size());
       edges.weights.resize(edges.size());
-      parallel_for(0, edges.size(), [&](uint64_t e) {
-        edges.weights[e] =
-            hashed_weight(id(edges.sources[e]), id(edges.targets[e]), rule.max, rule.seed);
+      parallel_chunks(0, edges.size(), [&](uint64_t lo, uint64_t hi, unsigned) {
+        progress::Counter counter;
+        for (uint64_t e = lo; e < hi; ++e) {
+          counter.add();
+          edges.weights[e] =
+              hashed_weight(id(edges.sources[e]), id(edges.targets[e]), rule.max, rule.seed);
+        }
       });
       edges.weight_type = WeightType::int32;
       break;
@@ -78,6 +85,7 @@ void apply_weight_rule(EdgeList& edges, const WeightRule& rule) {
   if (rule.convert_to == WeightType::none || edges.weight_type == WeightType::none ||
       rule.convert_to == edges.weight_type)
     return;
+  const progress::Phase phase("converting the weights", edges.size());
   if (rule.convert_to == WeightType::float32) {  // int32 -> float32
     parallel_for(0, edges.size(), [&](uint64_t e) {
       int32_t value;
@@ -85,7 +93,9 @@ void apply_weight_rule(EdgeList& edges, const WeightRule& rule) {
       edges.weights[e] = float_word(static_cast<float>(value));
     });
   } else {  // float32 -> int32, only when exact
+    progress::Counter counter;
     for (uint64_t e = 0; e < edges.size(); ++e) {
+      counter.add();
       const float value = word_float(edges.weights[e]);
       if (!(std::nearbyint(value) == value && std::fabs(value) < 2147483648.0f)) {
         std::ostringstream problem;
@@ -168,8 +178,11 @@ PartitionedEdges partition_by_source(const VirtualEdges& virtual_edges, const Bu
   std::vector<uint64_t> slots(uint64_t(workers) * buckets.count, 0);
   parallel_chunks(0, total, [&](uint64_t lo, uint64_t hi, unsigned w) {
     uint64_t* counts = &slots[uint64_t(w) * buckets.count];
-    virtual_edges.for_each(lo, hi,
-                           [&](VertexId u, VertexId, uint64_t) { ++counts[u >> buckets.bits]; });
+    progress::Counter counter;
+    virtual_edges.for_each(lo, hi, [&](VertexId u, VertexId, uint64_t) {
+      ++counts[u >> buckets.bits];
+      counter.add();
+    });
   });
   PartitionedEdges parts;
   parts.bucket_start.assign(buckets.count + 1, 0);
@@ -189,7 +202,9 @@ PartitionedEdges partition_by_source(const VirtualEdges& virtual_edges, const Bu
   const uint32_t* weights = virtual_edges.edges.weights.data();
   parallel_chunks(0, total, [&](uint64_t lo, uint64_t hi, unsigned w) {
     uint64_t* next = &slots[uint64_t(w) * buckets.count];
+    progress::Counter counter;
     virtual_edges.for_each(lo, hi, [&](VertexId u, VertexId v, uint64_t input) {
+      counter.add();
       const uint64_t slot = next[u >> buckets.bits]++;
       parts.local_source[slot] = static_cast<uint16_t>(u & mask);
       parts.target[slot] = v;
@@ -226,6 +241,7 @@ void place_buckets(const PartitionedEdges& parts, const Buckets& buckets, CsrGra
       graph.out_targets[slot] = parts.target[e];
       if (weighted) graph.out_weights[slot] = parts.weight[e];
     }
+    progress::advance(end - begin);
   });
   graph.out_offsets[n] = parts.target.size();
 }
@@ -234,7 +250,10 @@ void place_buckets(const PartitionedEdges& parts, const Buckets& buckets, CsrGra
 
 CsrGraph build_csr(EdgeList&& edges, const BuildOptions& options) {
   apply_weight_rule(edges, options.weights);
-  if (options.renumber) renumber_vertices(edges);
+  if (options.renumber) {
+    const progress::Phase phase("renumbering the vertex ids", 4 * edges.size());
+    renumber_vertices(edges);
+  }
   const bool weighted = edges.weight_type != WeightType::none;
 
   CsrGraph graph;
@@ -245,20 +264,29 @@ CsrGraph build_csr(EdgeList&& edges, const BuildOptions& options) {
   graph.original_ids = std::move(edges.original_ids);
 
   const VirtualEdges virtual_edges{edges, options.symmetrize, options.drop_self_loops};
-  const Buckets buckets = choose_buckets(edges.num_vertices, virtual_edges.size());
-  PartitionedEdges parts = partition_by_source(virtual_edges, buckets, weighted);
-  edges = EdgeList{};
-  place_buckets(parts, buckets, graph);
-  parts = PartitionedEdges{};
+  {
+    // Counting, scattering and placing: each edge three times.
+    const progress::Phase phase(
+        options.symmetrize ? "symmetrizing and building the CSR" : "building the CSR",
+        3 * virtual_edges.size());
+    const Buckets buckets = choose_buckets(edges.num_vertices, virtual_edges.size());
+    PartitionedEdges parts = partition_by_source(virtual_edges, buckets, weighted);
+    edges = EdgeList{};
+    place_buckets(parts, buckets, graph);
+  }
 
   if (options.sort_adjacency || options.drop_duplicates) {
+    const progress::Phase phase("sorting adjacency lists", graph.num_edges());
     sort_adjacency_lists(graph.out_offsets, graph.out_targets,
                          weighted ? &graph.out_weights : nullptr, graph.weight_type);
     graph.sorted = true;
   }
-  if (options.drop_duplicates)
+  if (options.drop_duplicates) {
+    // Two passes over the edges.
+    const progress::Phase phase("removing duplicate edges", 2 * graph.num_edges());
     remove_duplicate_neighbors(graph.out_offsets, graph.out_targets,
                                weighted ? &graph.out_weights : nullptr);
+  }
   if (options.transpose) graph.build_transpose();
   return graph;
 }
@@ -276,20 +304,27 @@ CsrGraph rebuild(CsrGraph&& graph, const BuildOptions& options) {
     return std::move(graph);
   }
   // Expand back to an edge list and build again.
+  std::optional<progress::Phase> phase;
+  phase.emplace("expanding the graph to an edge list", graph.num_edges());
   EdgeList edges;
   edges.name = graph.name;
   edges.num_vertices = graph.num_vertices();
   edges.symmetric = graph.symmetric;
   edges.weight_type = graph.weight_type;
   edges.sources.resize(graph.num_edges());
-  parallel_for(0, graph.num_vertices(), [&](uint64_t v) {
-    for (uint64_t e = graph.out_offsets[v]; e < graph.out_offsets[v + 1]; ++e)
-      edges.sources[e] = static_cast<VertexId>(v);
+  parallel_chunks(0, graph.num_vertices(), [&](uint64_t lo, uint64_t hi, unsigned) {
+    progress::Counter counter;
+    for (uint64_t v = lo; v < hi; ++v) {
+      counter.add(graph.out_offsets[v + 1] - graph.out_offsets[v]);
+      for (uint64_t e = graph.out_offsets[v]; e < graph.out_offsets[v + 1]; ++e)
+        edges.sources[e] = static_cast<VertexId>(v);
+    }
   });
   edges.targets = std::move(graph.out_targets);
   edges.weights = std::move(graph.out_weights);
   edges.original_ids = std::move(graph.original_ids);
   graph = CsrGraph{};
+  phase.reset();
   return build_csr(std::move(edges), options);
 }
 

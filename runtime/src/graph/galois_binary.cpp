@@ -18,9 +18,9 @@
 #include <vector>
 
 #include "formats.h"
+#include "load_progress.h"
 #include "irgl/support/error.h"
 #include "irgl/support/parallel.h"
-#include "irgl/support/progress.h"
 #include "text_input.h"
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
@@ -43,17 +43,19 @@ class ByteSource {
 
 class FileSource final : public ByteSource {
  public:
-  FileSource(const std::string& path, bool show_progress) : file_(path) {
-    if (show_progress) progress_.emplace("reading " + path, file_.size());
+  FileSource(const std::string& path, bool show_progress)
+      : file_(path), show_progress_(show_progress) {
+    if (show_progress) phase_.emplace("reading", file_.size());
   }
   uint64_t size() const override { return file_.size(); }
   uint64_t read(void* buffer, uint64_t bytes) override {
-    return file_.read(buffer, bytes, progress_ ? &*progress_ : nullptr);
+    return file_.read(buffer, bytes, show_progress_);
   }
 
  private:
   InputFile file_;
-  std::optional<Progress> progress_;
+  bool show_progress_;
+  std::optional<progress::Phase> phase_;
 };
 
 class MemorySource final : public ByteSource {

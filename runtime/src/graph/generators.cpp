@@ -26,13 +26,14 @@
 #include <initializer_list>
 #include <map>
 #include <memory>
+#include <optional>
 #include <tuple>
 #include <utility>
 
 #include "hashing.h"
 #include "irgl/support/error.h"
 #include "irgl/support/parallel.h"
-#include "irgl/support/progress.h"
+#include "load_progress.h"
 
 namespace irgl {
 namespace {
@@ -88,19 +89,19 @@ class FeistelPermutation {
   uint64_t keys_[kRounds];
 };
 
-// Runs body(lo, hi) over [0, total) in parallel, advancing a progress line
-// (when asked) as pieces finish.
+// Runs body(lo, hi) over [0, total) in parallel, in a progress phase (when
+// asked) advanced as pieces finish.
 template <class Body>
 void generate_in_parallel(uint64_t total, const std::string& label, bool show_progress,
                           Body&& body) {
-  std::unique_ptr<Progress> progress;
-  if (show_progress) progress = std::make_unique<Progress>(label, total);
+  std::optional<progress::Phase> phase;
+  if (show_progress) phase.emplace(label, total);
   constexpr uint64_t kPiece = uint64_t(1) << 20;
   parallel_chunks(0, total, [&](uint64_t lo, uint64_t hi, unsigned) {
     for (uint64_t piece = lo; piece < hi; piece += kPiece) {
       const uint64_t piece_end = std::min(hi, piece + kPiece);
       body(piece, piece_end);
-      if (progress) progress->advance(piece_end - piece);
+      if (phase) progress::advance(piece_end - piece);
     }
   });
 }
@@ -228,7 +229,7 @@ EdgeList rmat(const RmatParams& params, bool show_progress, const std::string& n
   const uint64_t n = uint64_t(1) << params.scale;
   EdgeList edges = empty_edge_list(name, n, n * params.edge_factor);
   const RmatSampler shared_sampler(params);
-  generate_in_parallel(edges.size(), "generating " + name, show_progress,
+  generate_in_parallel(edges.size(), "generating edges", show_progress,
                        [&](uint64_t lo, uint64_t hi) {
                          const RmatSampler sampler = shared_sampler;  // a private copy
                          for (uint64_t e = lo; e < hi; ++e)
@@ -256,9 +257,12 @@ EdgeList grid(const GridParams& params, const std::string& name) {
   check_grid(params, name);
   const uint64_t rows = params.rows, cols = params.cols, n = rows * cols;
   EdgeList edges = empty_edge_list(name, n, grid_edges_before(params, rows, 0));
+  const progress::Phase phase("generating edges", n);
   parallel_chunks(0, n, [&](uint64_t lo, uint64_t hi, unsigned) {
     uint64_t e = grid_edges_before(params, lo / cols, lo % cols);
+    progress::Counter counter;
     for (uint64_t v = lo; v < hi; ++v) {
+      counter.add();
       const uint64_t row = v / cols, col = v % cols;
       auto add = [&](uint64_t target) {
         edges.sources[e] = static_cast<VertexId>(v);
@@ -277,8 +281,11 @@ EdgeList uniform(const UniformParams& params, const std::string& name) {
   check_uniform(params, name);
   EdgeList edges = empty_edge_list(name, params.vertices, params.edges);
   const RandomStream random(params.seed);
+  const progress::Phase phase("generating edges", params.edges);
   parallel_chunks(0, params.edges, [&](uint64_t lo, uint64_t hi, unsigned) {
+    progress::Counter counter;
     for (uint64_t e = lo; e < hi; ++e) {
+      counter.add();
       edges.sources[e] = static_cast<VertexId>(below(random.word(2 * e), params.vertices));
       edges.targets[e] = static_cast<VertexId>(below(random.word(2 * e + 1), params.vertices));
     }

@@ -11,6 +11,7 @@
 #include "irgl/support/error.h"
 #include "irgl/support/output_file.h"
 #include "irgl/support/parallel.h"
+#include "load_progress.h"
 
 namespace irgl {
 
@@ -95,7 +96,11 @@ void write_blocks(OutputFile& file, const CsrGraph& graph, Format&& format) {
       texts[t].clear();
       format(texts[t], bounds[first + t], bounds[first + t + 1]);
     });
-    for (uint64_t t = 0; t < count; ++t) file.write(texts[t]);
+    for (uint64_t t = 0; t < count; ++t) {
+      file.write(texts[t]);
+      progress::advance(graph.out_offsets[bounds[first + t + 1]] -
+                        graph.out_offsets[bounds[first + t]]);
+    }
   }
 }
 
@@ -218,12 +223,14 @@ OutputFormat choose_output_format(const std::string& path, bool path_is_stream,
 }
 
 void write_graph(const std::string& path, const CsrGraph& graph, OutputFormat format,
-                 bool overwrite) {
+                 bool overwrite, bool show_progress) {
+  const progress::Report report(path, show_progress);
   if (format == OutputFormat::irgl_binary) {
     write_irgl_binary(path, graph, overwrite);
     return;
   }
   OutputFile file(path, overwrite);
+  const progress::Phase phase(std::string("writing ") + to_string(format), graph.num_edges());
   switch (format) {
     case OutputFormat::matrix_market: write_matrix_market(file, graph); break;
     case OutputFormat::edge_list: write_edge_list(file, graph, ' ', false); break;

@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "formats.h"
+#include "load_progress.h"
 #include "irgl/support/error.h"
-#include "irgl/support/progress.h"
 #include "text_input.h"
 
 namespace irgl {
@@ -46,7 +46,7 @@ InputFile::~InputFile() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-uint64_t InputFile::read(void* buffer, uint64_t bytes, Progress* progress) {
+uint64_t InputFile::read(void* buffer, uint64_t bytes, bool report) {
   // Large requests are split so that progress moves and no single read()
   // exceeds what the kernel accepts at once.
   constexpr uint64_t kMaxRead = uint64_t(64) << 20;
@@ -60,7 +60,7 @@ uint64_t InputFile::read(void* buffer, uint64_t bytes, Progress* progress) {
     }
     if (got == 0) break;
     done += static_cast<uint64_t>(got);
-    if (progress) progress->advance(static_cast<uint64_t>(got));
+    if (report) progress::advance(static_cast<uint64_t>(got));
   }
   return done;
 }
@@ -187,7 +187,7 @@ std::unique_ptr<Decoder> make_decoder(Compression compression) {
 // `out`, stopping once `limit` bytes are out. On an error `out` holds what was
 // decompressed before it.
 void decompress(InputFile& file, std::string_view head, Compression compression, uint64_t limit,
-                Progress* progress, std::string& out) {
+                bool report, std::string& out) {
   const std::unique_ptr<Decoder> decoder = make_decoder(compression);
   // Small files get small buffers (their size is known; a pipe's is not).
   std::vector<char> block(file.is_regular() ? std::clamp<uint64_t>(file.size(), 64, kReadBlock)
@@ -200,7 +200,7 @@ void decompress(InputFile& file, std::string_view head, Compression compression,
   try {
     while (produced < limit) {
       if (input.empty() && !file_ended) {
-        const uint64_t got = file.read(block.data(), block.size(), progress);
+        const uint64_t got = file.read(block.data(), block.size(), report);
         input = std::string_view(block.data(), got);
         read_total += got;
         file_ended = got < block.size() || (file.is_regular() && read_total == file.size());
@@ -229,9 +229,10 @@ void decompress(InputFile& file, std::string_view head, Compression compression,
 
 TextInput read_text_input(const std::string& path, bool show_progress) {
   InputFile file(path);
-  std::optional<Progress> progress;
-  if (show_progress) progress.emplace("reading " + path, file.size());
-  Progress* const meter = progress ? &*progress : nullptr;
+  // For compressed files, counts the compressed bytes read.
+  std::optional<progress::Phase> phase;
+  if (show_progress) phase.emplace("reading", file.size());
+  const bool meter = show_progress;
 
   TextInput input;
   input.name = path;
@@ -276,7 +277,7 @@ std::string peek_decompressed(const std::string& path, size_t bytes) {
     return out;
   }
   try {
-    decompress(file, head, compression, bytes, nullptr, out);
+    decompress(file, head, compression, bytes, false, out);
   } catch (const InputError&) {
     // A broken stream is reported by the full read; format detection only
     // needs what could be decoded.

@@ -10,6 +10,7 @@
 #include "irgl/graph/binary_format.h"
 #include "irgl/graph/generators.h"
 #include "irgl/support/error.h"
+#include "load_progress.h"
 
 namespace irgl {
 
@@ -129,6 +130,8 @@ CsrGraph load_graph(const std::string& source, const LoadOptions& options) {
                                          (is_generator_spec(source)
                                               ? std::string("a generator spec")
                                               : std::string("read as ") + to_string(format)));
+  // Progress lines for every phase below (load_progress.h).
+  const progress::Report report(source, options.show_progress);
   const bool cacheable = !options.cache_dir.empty() && format != GraphFormat::irgl_binary;
   const std::string cached =
       cacheable ? cache_path_for(source, format, options.build, options.cache_dir) : std::string();

@@ -8,6 +8,7 @@
 
 #include "irgl/graph/edge_list.h"
 #include "irgl/support/parallel.h"
+#include "load_progress.h"
 
 namespace irgl {
 
@@ -18,7 +19,9 @@ std::vector<uint64_t> used_id_bits(const EdgeList& edges) {
   std::vector<uint64_t> bits((edges.num_vertices + 63) / 64, 0);
   for (const std::vector<VertexId>* ids : {&edges.sources, &edges.targets})
     parallel_chunks(0, ids->size(), [&](uint64_t lo, uint64_t hi, unsigned) {
+      progress::Counter counter;
       for (uint64_t i = lo; i < hi; ++i) {
+        counter.add();
         const VertexId id = (*ids)[i];
         uint64_t* word = &bits[id >> 6];
         const uint64_t bit = uint64_t(1) << (id & 63);
@@ -75,7 +78,13 @@ void renumber_vertices(EdgeList& edges) {
     return static_cast<VertexId>(rank[id >> 6] + __builtin_popcountll(below));
   };
   for (std::vector<VertexId>* ids : {&edges.sources, &edges.targets})
-    parallel_for(0, ids->size(), [&](uint64_t i) { (*ids)[i] = new_id((*ids)[i]); });
+    parallel_chunks(0, ids->size(), [&](uint64_t lo, uint64_t hi, unsigned) {
+      progress::Counter counter;
+      for (uint64_t i = lo; i < hi; ++i) {
+        counter.add();
+        (*ids)[i] = new_id((*ids)[i]);
+      }
+    });
   // The used ids in increasing order, as ids of the input (through any
   // earlier renumbering).
   std::vector<VertexId> original(used);

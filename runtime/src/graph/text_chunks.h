@@ -12,13 +12,13 @@
 #include <climits>
 #include <cstring>
 #include <exception>
+#include <optional>
 #include <vector>
 
 #include "formats.h"
 #include "irgl/graph/edge_list.h"
 #include "irgl/support/parallel.h"
-#include "irgl/support/progress.h"
-#include <optional>
+#include "load_progress.h"
 #include "text_scanner.h"
 
 namespace irgl::text {
@@ -68,8 +68,8 @@ std::vector<Chunk> parse_in_chunks(const TextInput& input, uint64_t begin, const
   std::vector<Chunk> chunks(workers, prototype);
   std::vector<std::exception_ptr> failures(workers);
   std::atomic<unsigned> first_failure{UINT_MAX};
-  std::optional<Progress> progress;
-  if (input.show_progress) progress.emplace("parsing " + input.name, end - begin);
+  std::optional<progress::Phase> phase;
+  if (input.show_progress) phase.emplace("parsing", end - begin);
 
   parallel_chunks(begin, end, [&](uint64_t lo, uint64_t hi, unsigned worker) {
     try {
@@ -82,7 +82,7 @@ std::vector<Chunk> parse_in_chunks(const TextInput& input, uint64_t begin, const
         const uint64_t block_end =
             line_start_from(data, block, std::min(last, block + kBlockBytes));
         parse_block(data.data() + block, data.data() + block_end, chunks[worker]);
-        if (progress) progress->advance(block_end - block);
+        if (phase) progress::advance(block_end - block);
         block = block_end;
       }
     } catch (...) {
@@ -97,10 +97,14 @@ std::vector<Chunk> parse_in_chunks(const TextInput& input, uint64_t begin, const
   return chunks;
 }
 
-// Concatenates `parts` in order, copying in parallel; empties the parts.
+// Concatenates `parts` in order, copying in parallel (advancing the current
+// progress phase by the elements copied); empties the parts.
 template <class T>
 std::vector<T> concatenate(std::vector<std::vector<T>*> parts) {
-  if (parts.size() == 1) return std::move(*parts.front());
+  if (parts.size() == 1) {
+    progress::advance(parts.front()->size());
+    return std::move(*parts.front());
+  }
   std::vector<uint64_t> starts{0};
   for (const auto* part : parts) starts.push_back(starts.back() + part->size());
   std::vector<T> result(starts.back());
@@ -110,6 +114,7 @@ std::vector<T> concatenate(std::vector<std::vector<T>*> parts) {
       const uint64_t stop = std::min(hi, starts[part + 1]);
       std::memcpy(result.data() + pos, parts[part]->data() + (pos - starts[part]),
                   (stop - pos) * sizeof(T));
+      progress::advance(stop - pos);
       pos = stop;
     }
   });
@@ -123,11 +128,14 @@ template <class Chunk>
 void gather_edges(std::vector<Chunk>& chunks, EdgeList& out) {
   std::vector<std::vector<VertexId>*> sources, targets;
   std::vector<std::vector<uint32_t>*> weights;
+  uint64_t total = 0;
   for (Chunk& chunk : chunks) {
     sources.push_back(&chunk.edges.sources);
     targets.push_back(&chunk.edges.targets);
     weights.push_back(&chunk.edges.weights);
+    total += 2 * chunk.edges.sources.size() + chunk.edges.weights.size();
   }
+  const progress::Phase phase("collecting the edges", total);
   out.sources = concatenate(sources);
   out.targets = concatenate(targets);
   out.weights = concatenate(weights);

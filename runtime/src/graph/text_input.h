@@ -10,8 +10,6 @@
 
 namespace irgl {
 
-class Progress;
-
 enum class Compression : uint8_t { none, gzip, xz };
 
 // How many leading bytes detect_compression() looks at.
@@ -37,8 +35,9 @@ class InputFile {
   uint64_t size() const { return size_; }
 
   // Reads the next `bytes` bytes into `buffer`, fewer only at the end of the
-  // file; returns the number read. Advances `progress` (if any) as it goes.
-  uint64_t read(void* buffer, uint64_t bytes, Progress* progress = nullptr);
+  // file; returns the number read. With `report`, advances the current
+  // progress phase (load_progress.h) by the bytes read, as it goes.
+  uint64_t read(void* buffer, uint64_t bytes, bool report = false);
 
  private:
   std::string path_;

@@ -52,9 +52,10 @@ OutputFormat choose_output_format(const std::string& path, bool path_is_stream,
 // Writes `graph` (its out-edges) to `path` in `format`. Vertices are written
 // with their ids in `graph` (after any renumbering); the binary format also
 // keeps a renumbered graph's original ids, text formats do not (see
-// write_original_ids).
+// write_original_ids). Long writes report progress on stderr, as loads do,
+// unless `show_progress` is false.
 void write_graph(const std::string& path, const CsrGraph& graph, OutputFormat format,
-                 bool overwrite);
+                 bool overwrite, bool show_progress = true);
 
 // Writes the original id of every vertex (CsrGraph::original_id), one per
 // line: line v + 1 holds the id vertex v had in the input. The same text
