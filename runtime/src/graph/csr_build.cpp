@@ -35,7 +35,11 @@ void parallel_over_vertices_by_edges(const std::vector<uint64_t>& offsets, Body&
 std::vector<uint64_t> count_occurrences(const std::vector<VertexId>& ids, uint64_t n) {
   std::vector<uint64_t> counts(n, 0);
   parallel_chunks(0, ids.size(), [&](uint64_t lo, uint64_t hi, unsigned) {
-    for (uint64_t i = lo; i < hi; ++i) __atomic_fetch_add(&counts[ids[i]], 1, __ATOMIC_RELAXED);
+    progress::Counter counter;
+    for (uint64_t i = lo; i < hi; ++i) {
+      counter.add();
+      __atomic_fetch_add(&counts[ids[i]], 1, __ATOMIC_RELAXED);
+    }
   });
   return counts;
 }

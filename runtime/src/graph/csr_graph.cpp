@@ -27,7 +27,7 @@ void CsrGraph::check_weight_type(WeightType wanted) const {
 
 void CsrGraph::build_transpose() {
   std::optional<progress::Phase> phase;
-  phase.emplace("building the transpose", out_targets.size());
+  phase.emplace("building the transpose", 2 * out_targets.size());  // count, scatter
   if (symmetric && sorted) {
     // Every edge's reverse is present with the same weight, so each vertex's
     // sorted in-list equals its sorted out-list.

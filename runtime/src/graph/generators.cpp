@@ -89,19 +89,16 @@ class FeistelPermutation {
   uint64_t keys_[kRounds];
 };
 
-// Runs body(lo, hi) over [0, total) in parallel, in a progress phase (when
-// asked) advanced as pieces finish.
+// Runs body(lo, hi) over [0, total) in parallel, advancing the current
+// progress phase as pieces finish.
 template <class Body>
-void generate_in_parallel(uint64_t total, const std::string& label, bool show_progress,
-                          Body&& body) {
-  std::optional<progress::Phase> phase;
-  if (show_progress) phase.emplace(label, total);
+void generate_in_parallel(uint64_t total, Body&& body) {
   constexpr uint64_t kPiece = uint64_t(1) << 20;
   parallel_chunks(0, total, [&](uint64_t lo, uint64_t hi, unsigned) {
     for (uint64_t piece = lo; piece < hi; piece += kPiece) {
       const uint64_t piece_end = std::min(hi, piece + kPiece);
       body(piece, piece_end);
-      if (phase) progress::advance(piece_end - piece);
+      progress::advance(piece_end - piece);
     }
   });
 }
@@ -227,14 +224,16 @@ class RmatSampler {
 EdgeList rmat(const RmatParams& params, bool show_progress, const std::string& name) {
   check_rmat(params, name);
   const uint64_t n = uint64_t(1) << params.scale;
+  // From before the allocation, which takes seconds at large scales.
+  std::optional<progress::Phase> phase;
+  if (show_progress) phase.emplace("generating edges", n * params.edge_factor);
   EdgeList edges = empty_edge_list(name, n, n * params.edge_factor);
   const RmatSampler shared_sampler(params);
-  generate_in_parallel(edges.size(), "generating edges", show_progress,
-                       [&](uint64_t lo, uint64_t hi) {
-                         const RmatSampler sampler = shared_sampler;  // a private copy
-                         for (uint64_t e = lo; e < hi; ++e)
-                           std::tie(edges.sources[e], edges.targets[e]) = sampler.edge(e);
-                       });
+  generate_in_parallel(edges.size(), [&](uint64_t lo, uint64_t hi) {
+    const RmatSampler sampler = shared_sampler;  // a private copy
+    for (uint64_t e = lo; e < hi; ++e)
+      std::tie(edges.sources[e], edges.targets[e]) = sampler.edge(e);
+  });
   return edges;
 }
 
@@ -256,8 +255,8 @@ uint64_t grid_edges_before(const GridParams& grid, uint64_t row, uint64_t col) {
 EdgeList grid(const GridParams& params, const std::string& name) {
   check_grid(params, name);
   const uint64_t rows = params.rows, cols = params.cols, n = rows * cols;
-  EdgeList edges = empty_edge_list(name, n, grid_edges_before(params, rows, 0));
   const progress::Phase phase("generating edges", n);
+  EdgeList edges = empty_edge_list(name, n, grid_edges_before(params, rows, 0));
   parallel_chunks(0, n, [&](uint64_t lo, uint64_t hi, unsigned) {
     uint64_t e = grid_edges_before(params, lo / cols, lo % cols);
     progress::Counter counter;
@@ -279,9 +278,9 @@ EdgeList grid(const GridParams& params, const std::string& name) {
 
 EdgeList uniform(const UniformParams& params, const std::string& name) {
   check_uniform(params, name);
+  const progress::Phase phase("generating edges", params.edges);
   EdgeList edges = empty_edge_list(name, params.vertices, params.edges);
   const RandomStream random(params.seed);
-  const progress::Phase phase("generating edges", params.edges);
   parallel_chunks(0, params.edges, [&](uint64_t lo, uint64_t hi, unsigned) {
     progress::Counter counter;
     for (uint64_t e = lo; e < hi; ++e) {

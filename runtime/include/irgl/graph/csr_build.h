@@ -9,7 +9,8 @@
 
 namespace irgl {
 
-// counts[v] = number of times v occurs in ids (v < n). Parallel.
+// counts[v] = number of times v occurs in ids (v < n). Parallel; advances the
+// current progress phase of a load by the ids counted.
 std::vector<uint64_t> count_occurrences(const std::vector<VertexId>& ids, uint64_t n);
 
 // Exclusive prefix sum with a trailing total: n counts -> n+1 offsets. Parallel.
