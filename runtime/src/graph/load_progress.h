@@ -24,8 +24,7 @@
 // blocks (build_csr, the binary reader, ...) report when called from a load
 // and stay silent otherwise. One report is current at a time: a report made
 // while another is current does nothing, and its phases join the current one.
-// Lines go to stderr; this runtime's Progress (irgl/support/progress.h) is
-// the single-phase counterpart, no longer used by the graph layer.
+// Lines go to stderr.
 #pragma once
 
 #include <cstdint>
