@@ -13,6 +13,7 @@
 #include "irgl/lang/outputs.h"
 #include "irgl/options/graph_options.h"
 #include "irgl/options/unsigned_option.h"
+#include "irgl/graph/graph_writer.h"
 #include "irgl/results/result_writer.h"
 #include "irgl/support/output_file.h"
 #include "irgl/support/error.h"
@@ -222,8 +223,14 @@ void check_graph(const CsrGraph& graph, const std::string& source,
                                std::to_string(graph.num_vertices()) + " vertices");
 }
 
+// Where a renumbered graph's original ids go, beside the result file.
+std::string original_ids_path(const std::string& output) { return output + ".ids"; }
+
 // Writes the last run's outputs as result files (the first to `output`,
 // others to `output.NAME`), their headers naming the parameters' values.
+// For a renumbered graph (--renumber) the values stay in the graph's ids,
+// as irgl-check reads them; OUTPUT.ids holds each line's original id, and
+// the headers name it.
 std::vector<WrittenOutput> write_results(const std::string& output, bool force,
                                          const ProgramDescription& description,
                                          const CsrGraph& graph) {
@@ -231,6 +238,9 @@ std::vector<WrittenOutput> write_results(const std::string& output, bool force,
   write_options.overwrite = force;
   for (const ProgramParameter& parameter : description.parameters)
     write_options.fields.push_back({parameter.name, parameter_text(parameter)});
+  const std::string ids = original_ids_path(output);
+  if (graph.renumbered())
+    write_options.fields.push_back({"original-ids", ids.substr(ids.rfind('/') + 1)});
   if (output == "-" && recorded_outputs().size() > 1)
     throw InputError::in("--output", description.name + " writes " +
                                          std::to_string(recorded_outputs().size()) +
@@ -242,6 +252,11 @@ std::vector<WrittenOutput> write_results(const std::string& output, bool force,
     std::cout << "output " << file.path << " (" << file.name << ")\n";
   if (writer.written.empty())
     throw InputError::in(description.name, "the program produced no output()");
+  if (graph.renumbered()) {
+    write_original_ids(ids, graph, force);
+    writer.written.push_back({"original-ids", ids});
+    std::cout << "output " << ids << " (the original id of each line)\n";
+  }
   return writer.written;
 }
 
@@ -374,6 +389,11 @@ int run_program(int argc, char** argv, const ProgramDescription& description,
       if (*path == "-") OutputFile::reserve_standard_output();
       else if (!path->empty()) OutputFile::check(*path, force);
     }
+    if (graph_values.renumber && output == "-")
+      throw InputError::in("--output", "with --renumber the original ids are written to a "
+                                       "file beside the result: name a file, not '-'");
+    if (graph_values.renumber && !output.empty())
+      OutputFile::check(original_ids_path(output), force);
     if (!load_report.empty()) OutputFile::check(load_report, force);
 
     if (tunes_alb) tune_alb(values, target);
@@ -418,6 +438,8 @@ int run_program(int argc, char** argv, const ProgramDescription& description,
         set_node_value(*parameter, vertex);
         chosen += std::string(chosen.empty() ? " (" : ", ") + parameter->name + " " +
                   std::to_string(vertex);
+        if (graph.renumbered())
+          chosen += " = input id " + std::to_string(graph.original_id(vertex));
         if (record) (*record)[parameter->name] = vertex;
       }
       return chosen.empty() ? chosen : chosen + ")";
