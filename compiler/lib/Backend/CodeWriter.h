@@ -76,6 +76,10 @@ void write_sequential_vertex_body(CodeWriter& out, const VertexLoop& loop,
 // "for (Edge e : g.out_edges(n))"
 std::string edge_loop_header(const EdgeLoop& edge);
 
+// For --emit=program, in the program's namespace: struct irgl_parameters,
+// the driver's parameters with their defaults (evaluated there, where the
+// program's own names are), which main() reads the options into.
+void write_program_parameters(CodeWriter& out, const Module& module);
 // main() for --emit=program: the ProgramDescription and a call to
 // run_program with `target_expression` (a ProgramTarget).
 void write_program_main(CodeWriter& out, const Module& module, const std::string& target_name,

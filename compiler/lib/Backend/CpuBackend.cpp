@@ -59,10 +59,11 @@ GeneratedCode generate_cpu(const Module& module, const BackendOptions& options) 
   write_file_scope_declarations(out, module);
   for (const Kernel& kernel : module.kernels) write_kernel(out, kernel);
   write_driver(out, module, false);
+  write_program_parameters(out, module);
   out.line();
   out.line("}  // namespace " + program_namespace(module));
-  write_program_main(out, module, "cpu", "irgl::lang::CpuTarget target(driver);", "target",
-                     "sequential (CPU)");
+  write_program_main(out, module, "cpu", "irgl::lang::CpuTarget irgl_target(irgl_driver);",
+                     "irgl_target", "sequential (CPU)");
   return {out.str(), ""};
 }
 

@@ -42,7 +42,7 @@ std::string schedules_summary(const Module& module) {
 
 // The entry point of --emit=library: "Result run(const DeviceGraph&, ...)".
 std::string library_signature(const Module& module, bool with_defaults) {
-  std::string signature = "Result run(const irgl::gpu::DeviceGraph& graph";
+  std::string signature = "Result run(const irgl::gpu::DeviceGraph& irgl_graph";
   for (const ProgramParam& param : module.driver.params) {
     signature += ", " + param.var.type + " " + param.var.name;
     if (with_defaults && param.default_value) signature += " = " + *param.default_value;
@@ -84,7 +84,8 @@ GeneratedCode write_library_header(const Module& module, const BackendOptions& o
   if (module.graph_needs.in_edges) needs += " It needs the graph's in-edges (upload the transpose).";
   if (module.graph_needs.weights == GraphNeeds::Weights::int32) needs += " It reads int32 edge weights.";
   if (module.graph_needs.weights == GraphNeeds::Weights::float32) needs += " It reads float edge weights.";
-  out.comment("Runs " + module.program_name + " (" + module.source_file + ") on a graph already on the GPU." + needs);
+  out.comment("Runs " + module.program_name + " (" + display_file_name(module.source_file) +
+              ") on a graph already on the GPU." + needs);
   out.comment("Throws std::invalid_argument when the graph lacks what the program reads.");
   out.line(library_signature(module, true) + ";");
   out.line();
@@ -96,22 +97,34 @@ void write_library_entry(CodeWriter& out, const Module& module, const std::vecto
   out.line();
   out.open(library_signature(module, false) + " {");
   if (module.graph_needs.in_edges)
-    out.line("if (!graph.has_in_edges()) throw std::invalid_argument(\"" + module.program_name +
+    out.line("if (!irgl_graph.has_in_edges()) throw std::invalid_argument(\"" + module.program_name +
              " needs the graph's in-edges\");");
   if (module.graph_needs.weights == GraphNeeds::Weights::int32)
-    out.line("if (graph.weight_type() != irgl::WeightType::int32) throw std::invalid_argument(\"" +
+    out.line("if (irgl_graph.weight_type() != irgl::WeightType::int32) throw std::invalid_argument(\"" +
              module.program_name + " needs int32 edge weights\");");
   if (module.graph_needs.weights == GraphNeeds::Weights::float32)
-    out.line("if (graph.weight_type() != irgl::WeightType::float32) throw std::invalid_argument(\"" +
+    out.line("if (irgl_graph.weight_type() != irgl::WeightType::float32) throw std::invalid_argument(\"" +
              module.program_name + " needs float edge weights\");");
-  std::string args = "view_of(graph)";
+  std::string args = "view_of(irgl_graph)";
   for (const ProgramParam& param : module.driver.params) args += ", " + param.var.name;
   out.line(module.driver.name + "(" + args + ");");
-  out.line("Result result;");
+  out.line("Result irgl_result;");
   for (const std::string& name : outputs)
-    out.line("result." + name + " = " + name + (module.find_field(name) ? ".download();" : ".value();"));
-  out.line("return result;");
+    out.line("irgl_result." + name + " = " + name + (module.find_field(name) ? ".download();" : ".value();"));
+  out.line("return irgl_result;");
   out.close();
+}
+
+// The vertex data's size per vertex, for main's check that a graph leaves
+// room for it. In the program's namespace, where the element types (the
+// program's own structs included) have their names.
+void write_bytes_per_vertex(CodeWriter& out, const Module& module) {
+  std::string bytes;
+  for (const Field& field : module.fields)
+    bytes += (bytes.empty() ? "" : " + ") + ("sizeof(" + field.element_type + ")");
+  out.line();
+  out.comment("Bytes per vertex of all vertex data (main checks that the graph leaves room).");
+  out.line("constexpr uint64_t irgl_bytes_per_vertex = " + (bytes.empty() ? "0" : bytes) + ";");
 }
 
 }  // namespace
@@ -142,7 +155,12 @@ GeneratedCode generate_cuda(const Module& module, const BackendOptions& options)
   write_driver(out, module, false, [&](CodeWriter& writer, const HostStmt& loop) {
     write_outlined_loop(writer, module, loop, options);
   });
-  if (library) write_library_entry(out, module, outputs);
+  if (library) {
+    write_library_entry(out, module, outputs);
+  } else {
+    write_program_parameters(out, module);
+    write_bytes_per_vertex(out, module);
+  }
   out.line();
   out.line("}  // namespace " + program_namespace(module));
 
@@ -150,16 +168,13 @@ GeneratedCode generate_cuda(const Module& module, const BackendOptions& options)
   if (library) {
     code = write_library_header(module, options, outputs);
   } else {
-    std::string bytes_per_vertex;
-    for (const Field& field : module.fields)
-      bytes_per_vertex += (bytes_per_vertex.empty() ? "" : " + ") + ("sizeof(" + field.element_type + ")");
-    if (bytes_per_vertex.empty()) bytes_per_vertex = "0";
     const std::string ns = program_namespace(module);
     write_program_main(out, module, "cuda",
-                       "irgl::lang::CudaTarget target(driver, {" + bytes_per_vertex + ", " +
+                       "irgl::lang::CudaTarget irgl_target(irgl_driver, {" + ns +
+                           "::irgl_bytes_per_vertex, " +
                            (module.driver.uses_pipe ? "true" : "false") + "}" +
                            (options.instrument_load ? ", /*records_load=*/true" : "") + ");",
-                       "target", schedules_summary(module));
+                       "irgl_target", schedules_summary(module));
   }
   code.source = out.str();
   return code;

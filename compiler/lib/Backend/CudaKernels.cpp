@@ -362,10 +362,11 @@ void write_launcher(CodeWriter& out, const Kernel& kernel, const BackendOptions&
               (loop.domain == VertexDomain::all_nodes ? "all vertices" : "the worklist " + loop.worklist) +
               ", schedule " + kernel_schedule_name(kernel) + ".");
   out.open("void " + kernel.name + "(" + launcher_params(kernel) + ") {");
+  // irgl_state: a kernel parameter cannot have that name.
   out.line("static schedule::State<" + body_name(kernel) +
-           (options.instrument_load ? ", schedule::LoadCounters" : "") + "> state;");
+           (options.instrument_load ? ", schedule::LoadCounters" : "") + "> irgl_state;");
   out.line(policy(kernel, options.block_threads) + "::run(make_" + kernel.name + "(" + args + "), " +
-           frontier + ", state, " + kernel.name + "_options());");
+           frontier + ", irgl_state, " + kernel.name + "_options());");
   out.close();
 }
 

@@ -3,10 +3,12 @@
 #include "DeviceCodeChecker.h"
 
 #include "DslModel.h"
+#include "ReservedNames.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/AST/TypeLoc.h"
 
 namespace irglc {
 
@@ -87,6 +89,28 @@ class DeviceCodeVisitor : public RecursiveASTVisitor<DeviceCodeVisitor> {
       context_.error(var->getLocation(), "static local variables are not supported in GPU code");
     return true;
   }
+  // Labels as values (a GNU extension) do not exist in device code.
+  bool VisitAddrLabelExpr(AddrLabelExpr* expr) {
+    context_.error(expr->getBeginLoc(), "the address of a label ('&&" +
+                                            expr->getLabel()->getNameAsString() +
+                                            "') is not supported in GPU code");
+    return true;
+  }
+  bool VisitIndirectGotoStmt(IndirectGotoStmt* stmt) {
+    context_.error(stmt->getBeginLoc(), "computed 'goto' is not supported in GPU code");
+    return true;
+  }
+  // The member functions of a class declared in a function would be
+  // host-only for nvcc, and in a kernel the generated Body struct around
+  // them hides the kernel's variables from them.
+  bool VisitCXXMethodDecl(CXXMethodDecl* method) {
+    const CXXRecordDecl* record = method->getParent();
+    if (method->isImplicit() || record->isLambda() || !record->isLocalClass()) return true;
+    context_.error(method->getLocation(), "member functions of a class declared inside GPU code "
+                                          "are not supported; declare '" +
+                                              record->getNameAsString() + "' at file scope");
+    return true;
+  }
 
   bool VisitCallExpr(CallExpr* call) {
     const FunctionDecl* callee = call->getDirectCallee();
@@ -124,7 +148,28 @@ class DeviceCodeVisitor : public RecursiveASTVisitor<DeviceCodeVisitor> {
     return true;
   }
 
+  // Types named in kernel code (unqualified: a qualified name is looked up
+  // in its scope, not in the Body struct's).
+  bool TraverseElaboratedTypeLoc(ElaboratedTypeLoc loc) {
+    if (loc.getQualifierLoc()) return true;
+    return RecursiveASTVisitor::TraverseElaboratedTypeLoc(loc);
+  }
+  bool VisitTagTypeLoc(TagTypeLoc loc) {
+    check_not_hidden(loc.getDecl(), loc.getNameLoc());
+    return true;
+  }
+  bool VisitTypedefTypeLoc(TypedefTypeLoc loc) {
+    check_not_hidden(loc.getTypedefNameDecl(), loc.getNameLoc());
+    return true;
+  }
+  bool VisitTemplateSpecializationTypeLoc(TemplateSpecializationTypeLoc loc) {
+    check_not_hidden(loc.getTypePtr()->getTemplateName().getAsTemplateDecl(),
+                     loc.getTemplateNameLoc());
+    return true;
+  }
+
   bool VisitDeclRefExpr(DeclRefExpr* ref) {
+    if (!ref->hasQualifier()) check_not_hidden(ref->getDecl(), ref->getLocation());
     const auto* var = dyn_cast<VarDecl>(ref->getDecl());
     if (!var || !var->hasGlobalStorage() || var->isStaticLocal()) return true;
     const bool is_field = context_.fields.count(var) > 0;
@@ -167,6 +212,7 @@ class DeviceCodeVisitor : public RecursiveASTVisitor<DeviceCodeVisitor> {
         context_.error(call->getBeginLoc(), "'" + (class_name.empty() ? "" : class_name + "::") +
                                                 name + "' is for the driver, not for GPU code");
       note_graph_use(class_name, name, call);
+      if (class_name.empty() && name.rfind("atomic_", 0) == 0) check_atomic_type(call, name);
       return;
     }
     if (context_.in_main_file(callee->getLocation())) {
@@ -185,6 +231,38 @@ class DeviceCodeVisitor : public RecursiveASTVisitor<DeviceCodeVisitor> {
                    "call to host function '" + callee->getQualifiedNameAsString() +
                        "' in GPU code: kernels and their helpers may call only functions "
                        "defined in this file, the irgl operations and math functions");
+  }
+
+  // The GPU's atomics (and the runtime's loops of compare-and-swap) work on
+  // 32- and 64-bit words.
+  void check_atomic_type(CallExpr* call, const std::string& name) {
+    if (call->getNumArgs() == 0) return;
+    const QualType type = call->getArg(0)->getType().getCanonicalType().getUnqualifiedType();
+    const bool floating = type->isSpecificBuiltinType(BuiltinType::Float) ||
+                          type->isSpecificBuiltinType(BuiltinType::Double);
+    const bool number = (type->isIntegerType() && !type->isBooleanType() &&
+                         !type->isEnumeralType()) || floating;
+    const uint64_t bits = number ? context_.ast().getTypeSize(type) : 0;
+    if (bits == 32 || bits == 64) return;
+    // Vertex data's type as its declaration spells it (uint8_t, not unsigned char).
+    const auto field = dsl::field_access(call->getArg(0));
+    const QualType spelled = field ? dsl::template_argument(field->field->getType())
+                                   : call->getArg(0)->getType();
+    context_.error(call->getBeginLoc(), "'" + name + "' on '" + context_.type_name(spelled) +
+                                            "' is not supported: GPU atomics update 32- or "
+                                            "64-bit integers, float or double");
+  }
+
+  // Kernel code runs inside a generated Body struct, whose own members
+  // (schedule/body.h) would hide a file-scope entity of the same name.
+  void check_not_hidden(const NamedDecl* decl, SourceLocation where) {
+    if (is_helper_ || !decl || !decl->getIdentifier()) return;
+    if (!is_body_member_name(decl->getName().str())) return;
+    if (!decl->getDeclContext()->getRedeclContext()->isFileContext()) return;  // a local
+    const std::string name = decl->getName().str();
+    context_.error(where, "kernel code uses '" + name + "', declared outside the kernel, but "
+                          "the kernel's generated Body struct has a member of this name that "
+                          "hides it; rename '" + name + "'");
   }
 
   void note_graph_use(const std::string& class_name, const std::string& name, CallExpr* call) {

@@ -2,6 +2,8 @@
 
 #include "DriverBuilder.h"
 
+#include <set>
+
 #include "DslModel.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
@@ -23,6 +25,141 @@ bool contains_launch(const Stmt* stmt) {
   if (is_launch(dyn_cast<CallExpr>(stmt))) return true;
   for (const Stmt* child : stmt->children())
     if (contains_launch(child)) return true;
+  return false;
+}
+
+// What a loop's condition is copied from: the declaration of its variable
+// (`while (T x = f())`), else its expression.
+const Stmt* condition_of(const DeclStmt* variable, const Expr* condition) {
+  return variable ? static_cast<const Stmt*>(variable) : condition;
+}
+
+// The pipe of a loop condition `!pipe.empty()`, else null.
+const VarDecl* pipe_of_condition(const Expr* condition) {
+  const auto* negation = condition ? dyn_cast<UnaryOperator>(dsl::strip(condition)) : nullptr;
+  const auto member = negation && negation->getOpcode() == UO_LNot
+                          ? dsl::prelude_member_call(negation->getSubExpr())
+                          : std::nullopt;
+  if (!member || member->class_name != "Pipe" || member->method != "empty") return nullptr;
+  return dsl::referenced_var(member->object);
+}
+
+// Whether running a loop body (or a for loop's increment) may end a loop
+// over `pipe`: by a swap() of the pipe, by a use of the pipe other than
+// in(), out(), empty(), size() and the pushes (a function it is passed to
+// may swap it), or by leaving the loop (break, return, goto, throw, a call
+// that does not return). Without a swap, the pipe's input only grows.
+class PipeLoopExitFinder : public RecursiveASTVisitor<PipeLoopExitFinder> {
+ public:
+  using Base = RecursiveASTVisitor<PipeLoopExitFinder>;
+  explicit PipeLoopExitFinder(const VarDecl* pipe) : pipe_(pipe) {}
+
+  bool found = false;
+
+  bool shouldVisitLambdaBody() const { return true; }
+  // What a break, return or goto leaves.
+  bool TraverseLambdaExpr(LambdaExpr* e) {
+    return nested(functions_, [&] { return Base::TraverseLambdaExpr(e); });
+  }
+  bool TraverseForStmt(ForStmt* s) { return nested(loops_, [&] { return Base::TraverseForStmt(s); }); }
+  bool TraverseWhileStmt(WhileStmt* s) {
+    return nested(loops_, [&] { return Base::TraverseWhileStmt(s); });
+  }
+  bool TraverseDoStmt(DoStmt* s) { return nested(loops_, [&] { return Base::TraverseDoStmt(s); }); }
+  bool TraverseCXXForRangeStmt(CXXForRangeStmt* s) {
+    return nested(loops_, [&] { return Base::TraverseCXXForRangeStmt(s); });
+  }
+  bool TraverseSwitchStmt(SwitchStmt* s) {
+    return nested(switches_, [&] { return Base::TraverseSwitchStmt(s); });
+  }
+
+  bool VisitBreakStmt(BreakStmt*) {
+    return leaves(loops_ == 0 && switches_ == 0 && functions_ == 0);
+  }
+  bool VisitReturnStmt(ReturnStmt*) { return leaves(functions_ == 0); }
+  bool VisitGotoStmt(GotoStmt*) { return leaves(functions_ == 0); }
+  bool VisitIndirectGotoStmt(IndirectGotoStmt*) { return leaves(functions_ == 0); }
+  bool VisitCXXThrowExpr(CXXThrowExpr*) { return leaves(true); }
+  bool VisitCallExpr(CallExpr* call) {
+    const FunctionDecl* callee = call->getDirectCallee();
+    return leaves(callee && callee->isNoReturn());
+  }
+  // Visited before the pipe reference it calls on.
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr* call) {
+    const auto member = dsl::prelude_member_call(call);
+    if (!member || dsl::referenced_var(member->object) != pipe_) return true;
+    static const std::set<std::string> reads = {"in", "out", "empty", "size", "push", "push_all"};
+    if (!reads.count(member->method)) return leaves(true);
+    plain_uses_.insert(dsl::strip(member->object));
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr* ref) {
+    return leaves(ref->getDecl() == pipe_ && !plain_uses_.count(ref));
+  }
+
+ private:
+  bool leaves(bool condition) {
+    found |= condition;
+    return !found;  // stop at the first
+  }
+  template <class F>
+  bool nested(int& depth, F&& traverse) {
+    ++depth;
+    const bool result = traverse();
+    --depth;
+    return result;
+  }
+
+  const VarDecl* pipe_;
+  std::set<const Expr*> plain_uses_;
+  int loops_ = 0, switches_ = 0, functions_ = 0;
+};
+
+// Warns about loops over a pipe that can never end: their body never swaps
+// the pipe (nor passes it on, nor leaves the loop).
+class EndlessPipeLoopFinder : public RecursiveASTVisitor<EndlessPipeLoopFinder> {
+ public:
+  explicit EndlessPipeLoopFinder(FrontendContext& context) : context_(context) {}
+
+  bool TraverseLambdaExpr(LambdaExpr*) { return true; }  // no pipes there
+  bool VisitWhileStmt(WhileStmt* loop) {
+    check(loop, loop->getCond(), {loop->getBody()});
+    return true;
+  }
+  bool VisitDoStmt(DoStmt* loop) {
+    check(loop, loop->getCond(), {loop->getBody()});
+    return true;
+  }
+  bool VisitForStmt(ForStmt* loop) {
+    check(loop, loop->getCond(), {loop->getBody(), loop->getInc()});
+    return true;
+  }
+
+ private:
+  void check(const Stmt* loop, const Expr* condition, std::initializer_list<const Stmt*> parts) {
+    const VarDecl* pipe = pipe_of_condition(condition);
+    if (!pipe) return;
+    PipeLoopExitFinder finder(pipe);
+    for (const Stmt* part : parts)
+      if (part && !finder.found) finder.TraverseStmt(const_cast<Stmt*>(part));
+    if (finder.found) return;
+    const std::string name = pipe->getNameAsString();
+    context_.warning(loop->getBeginLoc(),
+                     "the loop over pipe '" + name + "' never swaps it: " + name +
+                         ".in() never empties, so once the loop starts it cannot end; call '" +
+                         name + ".swap()' at the end of its body");
+  }
+
+  FrontendContext& context_;
+};
+
+// Whether `stmt` holds a label (outside lambdas): a goto may then skip
+// statements of the driver's top level.
+bool contains_label(const Stmt* stmt) {
+  if (!stmt || isa<LambdaExpr>(stmt)) return false;
+  if (isa<LabelStmt>(stmt)) return true;
+  for (const Stmt* child : stmt->children())
+    if (contains_label(child)) return true;
   return false;
 }
 
@@ -149,20 +286,16 @@ HostStmt DriverBuilder::build_stmt(const Stmt* stmt) {
     return out;
   }
   if (const auto* loop = dyn_cast<WhileStmt>(stmt)) {
-    // while (!pipe.empty()) { ... }
-    const auto* negation = dyn_cast<UnaryOperator>(dsl::strip(loop->getCond()));
-    const auto member = negation && negation->getOpcode() == UO_LNot
-                            ? dsl::prelude_member_call(negation->getSubExpr())
-                            : std::nullopt;
-    if (member && member->class_name == "Pipe" && member->method == "empty") {
+    if (const VarDecl* pipe = pipe_of_condition(loop->getCond())) {
       out.kind = HostStmt::Kind::pipe_loop;
-      out.name = dsl::referenced_var(member->object)->getNameAsString();
+      out.name = pipe->getNameAsString();
     } else {
       out.kind = HostStmt::Kind::loop;
       out.form = HostStmt::LoopForm::while_loop;
     }
-    check_host_code(loop->getCond());
-    out.condition = context_.text(loop->getCond()->getSourceRange());
+    const Stmt* condition = condition_of(loop->getConditionVariableDeclStmt(), loop->getCond());
+    check_host_code(condition);
+    out.condition = context_.text(condition->getSourceRange());
     out.body = build_block(loop->getBody());
     return out;
   }
@@ -184,8 +317,10 @@ HostStmt DriverBuilder::build_stmt(const Stmt* stmt) {
         out.init.pop_back();
     }
     if (loop->getCond()) {
-      check_host_code(loop->getCond());
-      out.condition = context_.text(loop->getCond()->getSourceRange());
+      const Stmt* condition =
+          condition_of(loop->getConditionVariableDeclStmt(), loop->getCond());
+      check_host_code(condition);
+      out.condition = context_.text(condition->getSourceRange());
     }
     if (loop->getInc()) {
       check_host_code(loop->getInc());
@@ -207,6 +342,12 @@ HostStmt DriverBuilder::build_stmt(const Stmt* stmt) {
     out.kind = HostStmt::Kind::if_else;  // a bare block: if (true) { ... }
     out.condition = "true";
     out.body = build_block(compound);
+    return out;
+  }
+  if (const auto* label = dyn_cast<LabelStmt>(stmt)) {
+    context_.error(label->getIdentLoc(),
+                   "a label on a statement that launches a kernel is not supported; label an "
+                   "empty statement before it ('" + std::string(label->getName()) + ":;')");
     return out;
   }
   context_.error(stmt->getBeginLoc(),
@@ -332,6 +473,8 @@ std::optional<Driver> DriverBuilder::build(const FunctionDecl* program,
   program_body_ = program->getBody();
   driver.body = build_block(program->getBody());
   driver.uses_pipe = uses_pipe_;
+  driver.has_labels = contains_label(program->getBody());
+  EndlessPipeLoopFinder(context_).TraverseStmt(program->getBody());
   if (context_.has_errors()) return std::nullopt;
   return driver;
 }

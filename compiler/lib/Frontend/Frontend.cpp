@@ -9,10 +9,12 @@
 #include "DslModel.h"
 #include "FrontendContext.h"
 #include "KernelBuilder.h"
+#include "ReservedNames.h"
 #include "SchedulePragma.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
+#include "clang/AST/TypeLoc.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Lex/Lexer.h"
@@ -70,6 +72,7 @@ class ModuleBuilder : public ASTConsumer {
     FrontendContext context(ast, pragmas_);
     classify_declarations(ast, context);
     if (context.has_errors()) return;
+    check_reserved_names(ast, context);
 
     DeviceCodeChecker checker(context);
     KernelBuilder kernels(context, checker);
@@ -122,9 +125,8 @@ class ModuleBuilder : public ASTConsumer {
       }
       if (const auto* var = dyn_cast<VarDecl>(decl)) {
         const QualType type = var->getType();
-        if (dsl::is_node_data(type) || dsl::reduction_op(type))
-          check_not_reserved(context, var->getLocation(), var->getNameAsString());
         if (dsl::is_node_data(type)) {
+          check_element_type(context, var);
           context.fields[var] = var->getNameAsString();
           module_.fields.push_back({var->getNameAsString(),
                                     context.type_name(dsl::template_argument(type)),
@@ -132,6 +134,7 @@ class ModuleBuilder : public ASTConsumer {
           continue;
         }
         if (auto op = dsl::reduction_op(type)) {
+          check_reduction_type(context, var);
           context.reductions[var] = var->getNameAsString();
           module_.reductions.push_back({var->getNameAsString(),
                                         context.type_name(dsl::template_argument(type)), *op,
@@ -150,6 +153,71 @@ class ModuleBuilder : public ASTConsumer {
       context.error(context.sources().getLocForStartOfFile(context.sources().getMainFileID()),
                     "no program function: mark the host driver with 'program', e.g. "
                     "'program void bfs(Graph& g, Node source = 0) { ... }'");
+  }
+
+  // Names that would collide with what the generated code defines or uses.
+  void check_reserved_names(ASTContext& ast, FrontendContext& context) {
+    std::vector<std::string> kernels;
+    for (const FunctionDecl* kernel : kernel_decls_) kernels.push_back(kernel->getNameAsString());
+    std::set<std::string> data;
+    for (const auto& [var, name] : context.fields) data.insert(name);
+    for (const auto& [var, name] : context.reductions) data.insert(name);
+    const ReservedNames reserved(kernels, context.program_decl->getNameAsString(), data);
+    reserved.check_file_scope(context, ast.getTranslationUnitDecl());
+    reserved.check_program(context, kernel_decls_, context.program_decl);
+  }
+
+  // Vertex data lives in a std::vector zeroed with T{} on the CPU, and as
+  // bytes copied and zeroed with memset on the GPU: the element type must be
+  // an object type for which these mean the same.
+  static void check_element_type(FrontendContext& context, const VarDecl* var) {
+    const QualType element = dsl::template_argument(var->getType());
+    if (element.isNull()) return;
+    std::string problem;
+    if (element->isReferenceType() || element->isFunctionType() || element->isVoidType())
+      problem = "it is not an object type";
+    else if (element->isArrayType())
+      problem = "an array cannot be assigned or copied; wrap it in a struct";
+    else if (element.isConstQualified() || element.isVolatileQualified())
+      problem = "vertex data is written: drop the qualifier";
+    else if (element->isIncompleteType())
+      problem = "it is incomplete here; define it before the NodeData";
+    else if (!element.isTriviallyCopyableType(context.ast()))
+      problem = "it is not trivially copyable (the GPU copies vertex data as bytes)";
+    else if (!element.isTrivialType(context.ast()))
+      problem = "it has a default constructor or default member initializers, but vertex data "
+                "starts as zero bytes";
+    if (problem.empty()) return;
+    context.error(element_loc(var), "vertex data cannot hold '" + context.type_name(element) +
+                                        "': " + problem);
+  }
+
+  // Reductions are combined with 32- and 64-bit atomics on the GPU.
+  static void check_reduction_type(FrontendContext& context, const VarDecl* var) {
+    const QualType value = dsl::template_argument(var->getType());
+    if (value.isNull()) return;
+    const QualType type = value.getCanonicalType().getUnqualifiedType();
+    const bool floating = type->isSpecificBuiltinType(BuiltinType::Float) ||
+                          type->isSpecificBuiltinType(BuiltinType::Double);
+    const bool number = type->isArithmeticType() && !type->isBooleanType() &&
+                        (!type->isRealFloatingType() || floating);
+    const uint64_t bits = number ? context.ast().getTypeSize(type) : 0;
+    if (bits == 32 || bits == 64) return;
+    context.error(element_loc(var), "reduction '" + var->getNameAsString() + "' has type '" +
+                                        context.type_name(value) +
+                                        "'; reductions are 32- or 64-bit numbers, combined "
+                                        "atomically on the GPU");
+  }
+
+  // Where `NodeData<T> x;` writes T, else where it names x.
+  static SourceLocation element_loc(const VarDecl* var) {
+    if (const TypeSourceInfo* info = var->getTypeSourceInfo()) {
+      TypeLoc loc = info->getTypeLoc();
+      if (auto elaborated = loc.getAs<ElaboratedTypeLoc>()) loc = elaborated.getNamedTypeLoc();
+      if (auto spec = loc.getAs<TemplateSpecializationTypeLoc>(); spec && spec.getNumArgs() > 0)
+        return spec.getArgLoc(0).getLocation();
+    }
+    return var->getLocation();
   }
 
   // Marks a function (or a class's methods, or a namespace's functions) for

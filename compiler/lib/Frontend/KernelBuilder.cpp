@@ -7,6 +7,7 @@
 #include <set>
 
 #include "DslModel.h"
+#include "ReservedNames.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -132,7 +133,9 @@ class RegionVisitor : public RecursiveASTVisitor<RegionVisitor> {
 
   bool shouldVisitLambdaBody() const { return true; }
 
-  // Loop, switch and lambda nesting decide what continue/break/return bind to.
+  // Loop, switch and function nesting decide what continue/break/return
+  // bind to; lambdas and the member functions of local classes are
+  // functions of their own.
   bool TraverseForStmt(ForStmt* s) { return nested(loops_, [&] { return Base::TraverseForStmt(s); }); }
   bool TraverseWhileStmt(WhileStmt* s) { return nested(loops_, [&] { return Base::TraverseWhileStmt(s); }); }
   bool TraverseDoStmt(DoStmt* s) { return nested(loops_, [&] { return Base::TraverseDoStmt(s); }); }
@@ -141,17 +144,18 @@ class RegionVisitor : public RecursiveASTVisitor<RegionVisitor> {
     return nested(loops_, [&] { return Base::TraverseCXXForRangeStmt(s); });
   }
   bool TraverseSwitchStmt(SwitchStmt* s) { return nested(switches_, [&] { return Base::TraverseSwitchStmt(s); }); }
-  bool TraverseLambdaExpr(LambdaExpr* e) { return nested(lambdas_, [&] { return Base::TraverseLambdaExpr(e); }); }
+  bool TraverseLambdaExpr(LambdaExpr* e) { return nested(functions_, [&] { return Base::TraverseLambdaExpr(e); }); }
+  bool TraverseCXXRecordDecl(CXXRecordDecl* d) { return nested(functions_, [&] { return Base::TraverseCXXRecordDecl(d); }); }
 
   bool VisitContinueStmt(ContinueStmt* s) {
-    if (loops_ > 0 || lambdas_ > 0) return true;
+    if (loops_ > 0 || functions_ > 0) return true;
     if (region_ == Region::edge) context_.mark_hole(s, CodeSegment::Kind::next_edge);
     else if (region_ == Region::vertex) context_.mark_hole(s, CodeSegment::Kind::next_vertex);
     return true;
   }
 
   bool VisitBreakStmt(BreakStmt* s) {
-    if (loops_ > 0 || switches_ > 0 || lambdas_ > 0) return true;
+    if (loops_ > 0 || switches_ > 0 || functions_ > 0) return true;
     context_.error(s->getBeginLoc(),
                    std::string("'break' out of a parallel ") +
                        (region_ == Region::edge ? "edge" : "vertex") +
@@ -159,8 +163,19 @@ class RegionVisitor : public RecursiveASTVisitor<RegionVisitor> {
     return true;
   }
 
+  // A jump inside a function nested in the kernel stays there; any other
+  // could cross the functions a kernel is cut into (pre, edge, post).
+  bool VisitGotoStmt(GotoStmt* s) {
+    if (functions_ > 0) return true;
+    context_.error(s->getBeginLoc(),
+                   "'goto' is not supported in kernels: irglc cuts a kernel into separate "
+                   "functions for the code before, in and after its edge loop, which a jump "
+                   "cannot cross; use 'continue', 'if' or a helper function");
+    return true;
+  }
+
   bool VisitReturnStmt(ReturnStmt* s) {
-    if (lambdas_ > 0) return true;
+    if (functions_ > 0) return true;
     if (is_lambda_ && region_ == Region::vertex) {
       context_.mark_hole(s, CodeSegment::Kind::next_vertex);
       return true;
@@ -331,7 +346,7 @@ class RegionVisitor : public RecursiveASTVisitor<RegionVisitor> {
   const std::set<const VarDecl*>& vertex_locals_;
   const VarDecl* edge_var_;
   EdgeDirection direction_;
-  int loops_ = 0, switches_ = 0, lambdas_ = 0;
+  int loops_ = 0, switches_ = 0, functions_ = 0;
 };
 
 // `var += x`, `var |= x`, `var &= x`, `++var`, `var = min(var, x)`,
@@ -441,23 +456,108 @@ bool only_blanks_and_comments(StringRef text) {
   return true;
 }
 
+// Adds what a declaration before the edge loop declares, other than
+// variables (which travel in the Closure): types, aliases, a local enum's
+// enumerators, structured bindings.
+void add_local_declaration(const Decl* decl, std::set<const Decl*>& declarations) {
+  if (isa<VarDecl>(decl) && !isa<DecompositionDecl>(decl)) return;
+  declarations.insert(decl);
+  if (const auto* decomposition = dyn_cast<DecompositionDecl>(decl))
+    for (const BindingDecl* binding : decomposition->bindings()) declarations.insert(binding);
+  if (const auto* enumeration = dyn_cast<EnumDecl>(decl))
+    for (const EnumConstantDecl* enumerator : enumeration->enumerators())
+      declarations.insert(enumerator);
+}
+
+// Uses, in code, of the declarations of a set.
+class DeclarationUses : public RecursiveASTVisitor<DeclarationUses> {
+ public:
+  explicit DeclarationUses(const std::set<const Decl*>& declarations)
+      : declarations_(declarations) {}
+
+  std::vector<std::pair<const NamedDecl*, SourceLocation>> uses;
+
+  bool shouldVisitLambdaBody() const { return true; }
+  bool VisitDeclRefExpr(DeclRefExpr* ref) { return use(ref->getDecl(), ref->getLocation()); }
+  bool VisitTagTypeLoc(TagTypeLoc loc) { return use(loc.getDecl(), loc.getNameLoc()); }
+  bool VisitTypedefTypeLoc(TypedefTypeLoc loc) {
+    return use(loc.getTypedefNameDecl(), loc.getNameLoc());
+  }
+
+ private:
+  bool use(const NamedDecl* decl, SourceLocation where) {
+    if (declarations_.count(decl)) uses.push_back({decl, where});
+    return true;
+  }
+  const std::set<const Decl*>& declarations_;
+};
+
+// Whether `type` is spelled with a type alias declared in a function.
+bool names_local_alias(QualType type) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool found = false;
+    bool VisitTypedefType(TypedefType* alias) {
+      found |= alias->getDecl()->getDeclContext()->isFunctionOrMethod();
+      return !found;
+    }
+  } finder;
+  finder.TraverseType(type);
+  return finder.found;
+}
+
+// Why a variable of `type` cannot be a Closure member (copied as bytes to
+// the thread that runs the edge or post code), or "".
+std::string closure_type_problem(QualType type, FrontendContext& context) {
+  if (type->isLValueReferenceType() && !type.getNonReferenceType().isConstQualified())
+    return "a reference to a non-const object becomes a copy of its value, so writes through "
+           "it would be lost; write the object it refers to by name (e.g. the vertex data)";
+  type = type.getNonReferenceType();
+  if (type->isArrayType())
+    return "an array cannot be copied; copy the elements needed into variables, or wrap the "
+           "array in a struct declared at file scope";
+  if (const TagDecl* tag = type->getAsTagDecl(); tag && tag->getDeclContext()->isFunctionOrMethod())
+    return "its type is declared inside the kernel, where the copy cannot name it; declare the "
+           "type at file scope (or call a helper function instead of a lambda)";
+  if (!type.isTriviallyCopyableType(context.ast()))
+    return "its type '" + context.type_name(type.getUnqualifiedType()) +
+           "' is not trivially copyable";
+  return "";
+}
+
 }  // namespace
 
-bool is_reserved_name(const std::string& name) {
-  static const std::set<std::string> reserved = {
-      "pre",       "edge",     "post",     "edges_begin", "edges_end", "max_degree",
-      "identity",  "combine",  "atomic_combine", "flush", "Closure",   "Accum",
-      "kHasEdges", "kHasAccum", "kHasPost"};
-  return reserved.count(name) > 0 || name.rfind("irgl_", 0) == 0;
-}
-
-void check_not_reserved(FrontendContext& context, SourceLocation where, const std::string& name) {
-  if (is_reserved_name(name))
-    context.error(where, "'" + name + "' is reserved: the generated code uses it for its own "
-                         "parts; choose another name");
-}
-
 //===----------------------------------------------------------------------===//
+
+std::string KernelBuilder::member_type_name(const VarDecl* var) {
+  QualType type = var->getType().getNonReferenceType().getUnqualifiedType();
+  // The Closure and Accum structs are outside the kernel, where its own
+  // aliases do not exist.
+  if (names_local_alias(type)) type = type.getCanonicalType();
+  return context_.type_name(type);
+}
+
+void KernelBuilder::check_pre_declaration_uses(const Scope& scope, const Stmt* code,
+                                               std::set<const Decl*>& reported) {
+  DeclarationUses finder(scope.pre_declarations);
+  finder.TraverseStmt(const_cast<Stmt*>(code));
+  for (const auto& [decl, where] : finder.uses)
+    if (reported.insert(decl).second)
+      context_.error(where, "'" + decl->getNameAsString() +
+                                "' is declared before the edge loop, but the edge loop and the "
+                                "code after it are generated as functions of their own, where it "
+                                "does not exist; declare it at file scope (a type) or copy it "
+                                "into a variable (a structured binding)");
+}
+
+bool KernelBuilder::check_closure_var(const VarDecl* var, const DeclRefExpr* use) {
+  const std::string problem = closure_type_problem(var->getType(), context_);
+  if (problem.empty()) return true;
+  context_.error(use->getLocation(), "'" + var->getNameAsString() +
+                                         "' is declared before the edge loop and used in or "
+                                         "after it, so the generated code copies it (possibly "
+                                         "to another thread), but " + problem);
+  return false;
+}
 
 void KernelBuilder::attach_pragma(const Stmt* vertex_loop, const Stmt* edge_loop, EdgeLoop* edge) {
   SourceManager& sources = context_.sources();
@@ -537,11 +637,14 @@ bool KernelBuilder::build_vertex_loop(Scope& scope, const Stmt* loop_stmt, const
     return std::find(guards.begin(), guards.end(), s) != guards.end();
   };
 
-  // Variables the edge loop can see from the vertex body.
+  // Variables the edge loop can see from the vertex body, and what else the
+  // code before it declares.
   for (const Stmt* stmt : pre)
     if (const auto* decl = dyn_cast<DeclStmt>(stmt))
-      for (const Decl* d : decl->decls())
+      for (const Decl* d : decl->decls()) {
         if (const auto* var = dyn_cast<VarDecl>(d)) scope.vertex_locals.insert(var);
+        add_local_declaration(d, scope.pre_declarations);
+      }
 
   // Visits vertex-loop code; returns its uses of vertex-loop variables.
   auto visit_vertex_code = [&](const Stmt* stmt) {
@@ -567,6 +670,9 @@ bool KernelBuilder::build_vertex_loop(Scope& scope, const Stmt* loop_stmt, const
   }
   // Code after the edge loop may run in another thread than the code before
   // it (edge-parallel schedules): what it reads from before joins the closure.
+  std::set<const VarDecl*> unfit;  // reported once
+  std::set<const Decl*> reported;
+  for (const Stmt* stmt : post) check_pre_declaration_uses(scope, stmt, reported);
   for (const Stmt* stmt : post)
     for (const DeclRefExpr* ref : visit_vertex_code(stmt)) {
       if (!loop.edge_loop) continue;
@@ -577,8 +683,11 @@ bool KernelBuilder::build_vertex_loop(Scope& scope, const Stmt* loop_stmt, const
           std::any_of(edge.closure.begin(), edge.closure.end(), [&](const Variable& v) { return v.name == name; }) ||
           std::any_of(edge.accumulators.begin(), edge.accumulators.end(),
                       [&](const Accumulator& a) { return a.var.name == name; });
-      if (!known)
-        edge.closure.push_back({name, context_.type_name(var->getType().getNonReferenceType().getUnqualifiedType())});
+      if (known || unfit.count(var)) continue;
+      if (check_closure_var(var, ref))
+        edge.closure.push_back({name, member_type_name(var)});
+      else
+        unfit.insert(var);
     }
   if (context_.has_errors()) return false;
 
@@ -646,6 +755,8 @@ bool KernelBuilder::build_edge_loop(Scope& scope, const CXXForRangeStmt* loop, E
                         scope.is_lambda, scope.per_thread, scope.vertex_locals, edge_var,
                         edge.direction);
   visitor.TraverseStmt(const_cast<CXXForRangeStmt*>(loop));
+  std::set<const Decl*> reported;
+  check_pre_declaration_uses(scope, loop->getBody(), reported);
   for (const auto& f : visitor.fields_used) add_unique(kernel.fields_used, f);
   for (const auto& r : visitor.reductions_used) add_unique(kernel.reductions_used, r);
   for (const auto& w : visitor.worklists_pushed) add_unique(kernel.worklists_pushed, w);
@@ -693,9 +804,13 @@ bool KernelBuilder::build_edge_loop(Scope& scope, const CXXForRangeStmt* loop, E
   for (const DeclRefExpr* ref : visitor.local_refs) {
     const auto* var = cast<VarDecl>(ref->getDecl());
     if (accumulators.count(var) || !closure_seen.insert(var).second) continue;
-    edge.closure.push_back(
-        {var->getNameAsString(), context_.type_name(var->getType().getNonReferenceType().getUnqualifiedType())});
+    if (!check_closure_var(var, ref)) {
+      ok = false;
+      continue;
+    }
+    edge.closure.push_back({var->getNameAsString(), member_type_name(var)});
   }
+  if (!ok) return false;
   for (const auto& [var, op] : accumulators) {
     const QualType type = var->getType().getNonReferenceType();
     const uint64_t bits = context_.ast().getTypeSize(type);
@@ -708,9 +823,16 @@ bool KernelBuilder::build_edge_loop(Scope& scope, const CXXForRangeStmt* loop, E
                          "and &=), so that partial values can be combined atomically");
       return false;
     }
+    if (var->getType()->isReferenceType()) {
+      context_.error(var->getLocation(),
+                     "accumulator '" + var->getNameAsString() + "' is a reference; the edge "
+                     "loop's partial values are combined into a copy, which the code after the "
+                     "loop would have to write back: accumulate into a local variable and "
+                     "assign it after the loop");
+      return false;
+    }
     Accumulator accumulator;
-    accumulator.var = {var->getNameAsString(),
-                       context_.type_name(var->getType().getNonReferenceType().getUnqualifiedType())};
+    accumulator.var = {var->getNameAsString(), member_type_name(var)};
     accumulator.op = op;
     accumulator.loc = context_.loc(var->getLocation());
     edge.accumulators.push_back(accumulator);
@@ -736,7 +858,6 @@ std::optional<Kernel> KernelBuilder::build_kernel(const FunctionDecl* function) 
     const QualType type = param->getType();
     KernelParam kp;
     kp.var.name = param->getNameAsString();
-    check_not_reserved(context_, param->getLocation(), kp.var.name);
     if (dsl::is_graph(type)) {
       kp.kind = ParamKind::graph;
       kp.var.type = "Graph";
@@ -876,7 +997,11 @@ std::optional<Kernel> KernelBuilder::build_for_all_nodes(const CallExpr* call,
                          "values can)");
       continue;
     }
-    check_not_reserved(context_, capture.getLocation(), var->getNameAsString());
+    if (is_body_member_name(var->getNameAsString()))
+      context_.error(capture.getLocation(),
+                     "'" + var->getNameAsString() + "' is reserved in for_all_nodes bodies: the "
+                     "generated Body struct, which holds the values they use, has a member of "
+                     "this name; choose another name");
     kernel.params.push_back({ParamKind::scalar,
                              {var->getNameAsString(), context_.type_name(type.getUnqualifiedType())}});
     scope.per_thread.insert(var);

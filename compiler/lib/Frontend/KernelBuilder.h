@@ -24,12 +24,6 @@
 
 namespace irglc {
 
-// Names kernels' parameters and the program's NodeData and reductions may
-// not have: the generated Body structs (schedule/body.h) use them.
-bool is_reserved_name(const std::string& name);
-void check_not_reserved(FrontendContext& context, clang::SourceLocation where,
-                        const std::string& name);
-
 class KernelBuilder {
  public:
   KernelBuilder(FrontendContext& context, DeviceCodeChecker& checker)
@@ -56,6 +50,9 @@ class KernelBuilder {
     std::set<const clang::VarDecl*> per_thread;
     // Variables declared in the vertex body before the edge loop.
     std::set<const clang::VarDecl*> vertex_locals;
+    // Anything else declared there (types, aliases, structured bindings),
+    // which the code in and after the edge loop cannot use.
+    std::set<const clang::Decl*> pre_declarations;
     // The kernel's whole code (function or lambda body): where its reads
     // of NodeData are looked for.
     const clang::Stmt* kernel_code = nullptr;
@@ -74,6 +71,15 @@ class KernelBuilder {
                                                 const std::vector<const clang::Stmt*>& post);
   bool build_edge_loop(Scope& scope, const clang::CXXForRangeStmt* loop, EdgeLoop& edge,
                        Kernel& kernel);
+  // Reports a vertex-loop variable, used at `use` in or after the edge
+  // loop, whose type a Closure cannot hold; false then.
+  bool check_closure_var(const clang::VarDecl* var, const clang::DeclRefExpr* use);
+  // Reports uses in `code` (in or after the edge loop) of what the code
+  // before the edge loop declares other than variables, once per `reported`.
+  void check_pre_declaration_uses(const Scope& scope, const clang::Stmt* code,
+                                  std::set<const clang::Decl*>& reported);
+  // How the Closure or Accum spells the type of a vertex-loop variable.
+  std::string member_type_name(const clang::VarDecl* var);
   void attach_pragma(const clang::Stmt* vertex_loop, const clang::Stmt* edge_loop,
                      EdgeLoop* edge);
 

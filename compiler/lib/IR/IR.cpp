@@ -6,7 +6,7 @@
 
 namespace irglc {
 
-std::string SourceLoc::str() const { return file + ":" + std::to_string(line); }
+std::string SourceLoc::str() const { return display_file_name(file) + ":" + std::to_string(line); }
 
 CodeFragment CodeFragment::text(std::string code, SourceLoc loc) {
   CodeFragment fragment;
@@ -169,7 +169,7 @@ class Dumper {
   explicit Dumper(std::ostringstream& out) : out_(out) {}
 
   void module(const Module& m) {
-    out_ << "module " << m.source_file << " program " << m.program_name << "\n";
+    out_ << "module " << display_file_name(m.source_file) << " program " << m.program_name << "\n";
     out_ << "graph-needs in-edges=" << (m.graph_needs.in_edges ? "yes" : "no")
          << " weights=" << weight_name(m.graph_needs.weights) << "\n";
     for (const auto& field : m.fields)
@@ -323,6 +323,35 @@ std::string dump(const Module& module) {
   std::ostringstream out;
   Dumper(out).module(module);
   return out.str();
+}
+
+std::string escape_string_literal(const std::string& text) {
+  std::string escaped;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c == '"' || c == '\\') {
+      escaped += '\\';
+      escaped += static_cast<char>(c);
+    } else if (c == '\n') {
+      escaped += "\\n";
+    } else if (c < 0x20 || c == 0x7f) {
+      // Three octal digits, so that a digit after it cannot extend it.
+      const char digits[] = {'\\', static_cast<char>('0' + (c >> 6)),
+                             static_cast<char>('0' + ((c >> 3) & 7)),
+                             static_cast<char>('0' + (c & 7)), '\0'};
+      escaped += digits;
+    } else if (c == '?' && i > 0 && text[i - 1] == '?') {
+      escaped += "\\?";
+    } else {
+      escaped += static_cast<char>(c);
+    }
+  }
+  return escaped;
+}
+
+std::string display_file_name(const std::string& name) {
+  const std::string escaped = escape_string_literal(name);
+  return escaped == name ? name : "\"" + escaped + "\"";
 }
 
 PipeSide pipe_side(const std::string& argument, const std::string& pipe) {

@@ -7,7 +7,8 @@
 // (Kernel::fields_written_whole, found by the front end) needs only sizing:
 // the launch overwrites every element before anything can read one. In
 // spmv, x and y are such fields; their memsets were two of a run's four
-// operations.
+// operations. A driver with labels keeps every memset: a goto may jump over
+// the launch.
 //
 //===----------------------------------------------------------------------===//
 
@@ -64,6 +65,8 @@ class RedundantZeroing : public Pass {
   const char* name() const override { return "redundant-zeroing"; }
 
   void run(Module& module, const PassOptions&, DiagnosticPrinter&) override {
+    // A goto may jump over the launch that writes a field whole.
+    if (module.driver.has_labels) return;
     std::set<std::string> used;  // by an earlier statement of the driver
     for (const HostStmt& stmt : module.driver.body) {
       const bool launches = stmt.kind == HostStmt::Kind::launch ||

@@ -159,10 +159,12 @@ TEST(irglcCpuBackend, PrintsDeclarationsDriverAndMain) {
             "  }\n"
             "  output(level);\n"
             "}\n");
-  EXPECT_NE(source.find("program.parameters.push_back({\"source\", "
-                        "irgl::lang::ProgramParameter::Type::u32, &source, false, true, \"0\"});"),
+  EXPECT_NE(source.find("struct irgl_parameters {\n  Node source = 0;\n};"), std::string::npos);
+  EXPECT_NE(source.find("irgl_program.parameters.push_back({\"source\", "
+                        "irgl::lang::ProgramParameter::Type::u32, &irgl_params.source, false, true, "
+                        "\"0\"});"),
             std::string::npos);
-  EXPECT_NE(source.find("irgl::lang::CpuTarget target(driver);"), std::string::npos);
+  EXPECT_NE(source.find("irgl::lang::CpuTarget irgl_target(irgl_driver);"), std::string::npos);
   EXPECT_EQ(source.find("flush"), std::string::npos);
   EXPECT_EQ(source.find("__global__"), std::string::npos);
 }
@@ -250,12 +252,14 @@ TEST(irglcCudaBackend, KernelBecomesABodyAndALauncher) {
   EXPECT_EQ(lines_between(source, "// bfs.irgl:8: runs expand_body", "\n}\n"),
             "// bfs.irgl:8: runs expand_body over the worklist in, schedule thread.\n"
             "void expand(const Graph& g, Worklist in, Worklist out, uint32_t limit) {\n"
-            "  static schedule::State<expand_body> state;\n"
+            "  static schedule::State<expand_body> irgl_state;\n"
             "  schedule::ThreadMapped<128>::run(make_expand(g, in, out, limit), "
-            "in.items(), state, expand_options());\n"
+            "in.items(), irgl_state, expand_options());\n"
             "}\n");
   EXPECT_NE(source.find("program.schedules = \"expand: thread\";"), std::string::npos);
-  EXPECT_NE(source.find("irgl::lang::CudaTarget target(driver, {sizeof(uint32_t), true});"),
+  EXPECT_NE(source.find("constexpr uint64_t irgl_bytes_per_vertex = sizeof(uint32_t);"),
+            std::string::npos);
+  EXPECT_NE(source.find("irgl::lang::CudaTarget irgl_target(irgl_driver, {irglc_bfs::irgl_bytes_per_vertex, true});"),
             std::string::npos);
 }
 
@@ -340,9 +344,9 @@ TEST(irglcCudaBackend, LoadInstrumentationCountsInEveryStateAndRecordsInMain) {
   BackendOptions options;
   options.instrument_load = true;
   const std::string source = generate_cuda(bfs_module(), options).source;
-  EXPECT_NE(source.find("  static schedule::State<expand_body, schedule::LoadCounters> state;\n"),
+  EXPECT_NE(source.find("  static schedule::State<expand_body, schedule::LoadCounters> irgl_state;\n"),
             std::string::npos);
-  EXPECT_NE(source.find("irgl::lang::CudaTarget target(driver, {sizeof(uint32_t), true}, "
+  EXPECT_NE(source.find("irgl::lang::CudaTarget irgl_target(irgl_driver, {irglc_bfs::irgl_bytes_per_vertex, true}, "
                         "/*records_load=*/true);"),
             std::string::npos);
   const std::string plain = generate_cuda(bfs_module(), {}).source;
@@ -358,17 +362,17 @@ TEST(irglcCudaBackend, LibraryModeWritesAHeaderAndNoMain) {
   EXPECT_NE(code.header.find("#pragma once"), std::string::npos);
   EXPECT_NE(code.header.find("struct Result {\n  std::vector<uint32_t> level;\n};"),
             std::string::npos);
-  EXPECT_NE(code.header.find("Result run(const irgl::gpu::DeviceGraph& graph, Node source = 0);"),
+  EXPECT_NE(code.header.find("Result run(const irgl::gpu::DeviceGraph& irgl_graph, Node source = 0);"),
             std::string::npos);
   EXPECT_NE(code.source.find("#include \"levels.h\"\n"), std::string::npos);
   EXPECT_EQ(code.source.find("cuda_target.cuh"), std::string::npos);
   EXPECT_EQ(code.source.find("int main("), std::string::npos);
   EXPECT_EQ(lines_between(code.source, "Result run(", "\n}"),
-            "Result run(const irgl::gpu::DeviceGraph& graph, Node source) {\n"
-            "  bfs(view_of(graph), source);\n"
-            "  Result result;\n"
-            "  result.level = level.download();\n"
-            "  return result;\n"
+            "Result run(const irgl::gpu::DeviceGraph& irgl_graph, Node source) {\n"
+            "  bfs(view_of(irgl_graph), source);\n"
+            "  Result irgl_result;\n"
+            "  irgl_result.level = level.download();\n"
+            "  return irgl_result;\n"
             "}\n");
 }
 

@@ -1,5 +1,6 @@
 // The IR's helpers: schedule names, rendering of code fragments (holes and
-// re-indentation), option names of program parameters, lookups, the dump.
+// re-indentation), option names of program parameters, lookups, the dump,
+// escaping file names for string literals and comments.
 #include <gtest/gtest.h>
 
 #include "irglc/IR/IR.h"
@@ -167,6 +168,22 @@ TEST(irglcModule, OperatorNames) {
   EXPECT_STREQ(to_string(ReductionOp::sum), "sum");
   EXPECT_STREQ(to_string(ReductionOp::min), "min");
   EXPECT_STREQ(to_string(ReductionOp::max), "max");
+}
+
+TEST(irglcEscape, StringLiteralsEscapeQuotesBackslashesAndControlCharacters) {
+  EXPECT_EQ(escape_string_literal("bfs.irgl"), "bfs.irgl");
+  EXPECT_EQ(escape_string_literal("a\"b\\c\nx"), "a\\\"b\\\\c\\nx");
+  // Octal escapes take three digits, so that a digit after one stays a digit.
+  EXPECT_EQ(escape_string_literal(std::string("\t1\x7f") + '\0' + "2"), "\\0111\\177\\0002");
+  // No trigraph: "??/" would be a backslash where trigraphs are on.
+  EXPECT_EQ(escape_string_literal("a??/b"), "a?\\?/b");
+  EXPECT_EQ(escape_string_literal("caf\xc3\xa9"), "caf\xc3\xa9");  // UTF-8 stays
+}
+
+TEST(irglcEscape, FileNamesAreQuotedOnlyWhenTheyNeedEscaping) {
+  EXPECT_EQ(display_file_name("dir/bfs.irgl"), "dir/bfs.irgl");
+  EXPECT_EQ(display_file_name("a\"b\\c\nx.irgl"), "\"a\\\"b\\\\c\\nx.irgl\"");
+  EXPECT_EQ((SourceLoc{"x\n.irgl", 3, 1}.str()), "\"x\\n.irgl\":3");
 }
 
 TEST(irglcDump, ShowsTheEdgeLoopWithItsScheduleClosureAndAccumulators) {

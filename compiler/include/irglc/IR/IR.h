@@ -27,7 +27,7 @@ struct SourceLoc {
   unsigned column = 0;
 
   bool valid() const { return line != 0; }
-  // "file:line"
+  // "file:line", the file as display_file_name() shows it
   std::string str() const;
 };
 
@@ -290,6 +290,8 @@ struct Driver {
   std::vector<ProgramParam> params;
   HostBlock body;
   bool uses_pipe = false;  // declares a Pipe (its worklists take GPU memory)
+  // Holds a label: a goto may skip statements of its top level.
+  bool has_labels = false;
   // require(g, ...): what the program assumes of its graph (the runtime's
   // irgl/lang/input.h): Input enumerator names, and path-length fields.
   std::vector<std::string> input_requirements;
@@ -330,5 +332,13 @@ std::string render(const CodeFragment& fragment, const std::string& indent,
 
 // A readable dump of the IR (for --emit=ir and tests).
 std::string dump(const Module& module);
+
+// `text` as the inside of a C++ string literal: quotes, backslashes and
+// control characters escaped, and no "??" left to form a trigraph.
+std::string escape_string_literal(const std::string& text);
+// A file name as comments and the IR show it: as it is when it holds only
+// printable characters other than '"', '\' and "??", else as a quoted,
+// escaped string literal, which no newline or backslash can end early.
+std::string display_file_name(const std::string& name);
 
 }  // namespace irglc
