@@ -59,18 +59,18 @@ class PipeLoopExitFinder : public RecursiveASTVisitor<PipeLoopExitFinder> {
   bool shouldVisitLambdaBody() const { return true; }
   // What a break, return or goto leaves.
   bool TraverseLambdaExpr(LambdaExpr* e) {
-    return nested(functions_, [&] { return Base::TraverseLambdaExpr(e); });
+    return dsl::nested(functions_, [&] { return Base::TraverseLambdaExpr(e); });
   }
-  bool TraverseForStmt(ForStmt* s) { return nested(loops_, [&] { return Base::TraverseForStmt(s); }); }
+  bool TraverseForStmt(ForStmt* s) { return dsl::nested(loops_, [&] { return Base::TraverseForStmt(s); }); }
   bool TraverseWhileStmt(WhileStmt* s) {
-    return nested(loops_, [&] { return Base::TraverseWhileStmt(s); });
+    return dsl::nested(loops_, [&] { return Base::TraverseWhileStmt(s); });
   }
-  bool TraverseDoStmt(DoStmt* s) { return nested(loops_, [&] { return Base::TraverseDoStmt(s); }); }
+  bool TraverseDoStmt(DoStmt* s) { return dsl::nested(loops_, [&] { return Base::TraverseDoStmt(s); }); }
   bool TraverseCXXForRangeStmt(CXXForRangeStmt* s) {
-    return nested(loops_, [&] { return Base::TraverseCXXForRangeStmt(s); });
+    return dsl::nested(loops_, [&] { return Base::TraverseCXXForRangeStmt(s); });
   }
   bool TraverseSwitchStmt(SwitchStmt* s) {
-    return nested(switches_, [&] { return Base::TraverseSwitchStmt(s); });
+    return dsl::nested(switches_, [&] { return Base::TraverseSwitchStmt(s); });
   }
 
   bool VisitBreakStmt(BreakStmt*) {
@@ -101,13 +101,6 @@ class PipeLoopExitFinder : public RecursiveASTVisitor<PipeLoopExitFinder> {
   bool leaves(bool condition) {
     found |= condition;
     return !found;  // stop at the first
-  }
-  template <class F>
-  bool nested(int& depth, F&& traverse) {
-    ++depth;
-    const bool result = traverse();
-    --depth;
-    return result;
   }
 
   const VarDecl* pipe_;

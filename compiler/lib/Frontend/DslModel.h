@@ -68,4 +68,14 @@ struct EdgeRangeInfo {
 };
 std::optional<EdgeRangeInfo> edge_range(const clang::CXXForRangeStmt* loop);
 
+// Runs `traverse` one level deeper in `depth` (a visitor's count of the
+// loops, switches or functions it is inside); returns what it returns.
+template <class F>
+bool nested(int& depth, F&& traverse) {
+  ++depth;
+  const bool result = traverse();
+  --depth;
+  return result;
+}
+
 }  // namespace irglc::dsl

@@ -136,16 +136,16 @@ class RegionVisitor : public RecursiveASTVisitor<RegionVisitor> {
   // Loop, switch and function nesting decide what continue/break/return
   // bind to; lambdas and the member functions of local classes are
   // functions of their own.
-  bool TraverseForStmt(ForStmt* s) { return nested(loops_, [&] { return Base::TraverseForStmt(s); }); }
-  bool TraverseWhileStmt(WhileStmt* s) { return nested(loops_, [&] { return Base::TraverseWhileStmt(s); }); }
-  bool TraverseDoStmt(DoStmt* s) { return nested(loops_, [&] { return Base::TraverseDoStmt(s); }); }
+  bool TraverseForStmt(ForStmt* s) { return dsl::nested(loops_, [&] { return Base::TraverseForStmt(s); }); }
+  bool TraverseWhileStmt(WhileStmt* s) { return dsl::nested(loops_, [&] { return Base::TraverseWhileStmt(s); }); }
+  bool TraverseDoStmt(DoStmt* s) { return dsl::nested(loops_, [&] { return Base::TraverseDoStmt(s); }); }
   bool TraverseCXXForRangeStmt(CXXForRangeStmt* s) {
     if (s == region_root_) return Base::TraverseStmt(s->getBody());
-    return nested(loops_, [&] { return Base::TraverseCXXForRangeStmt(s); });
+    return dsl::nested(loops_, [&] { return Base::TraverseCXXForRangeStmt(s); });
   }
-  bool TraverseSwitchStmt(SwitchStmt* s) { return nested(switches_, [&] { return Base::TraverseSwitchStmt(s); }); }
-  bool TraverseLambdaExpr(LambdaExpr* e) { return nested(functions_, [&] { return Base::TraverseLambdaExpr(e); }); }
-  bool TraverseCXXRecordDecl(CXXRecordDecl* d) { return nested(functions_, [&] { return Base::TraverseCXXRecordDecl(d); }); }
+  bool TraverseSwitchStmt(SwitchStmt* s) { return dsl::nested(switches_, [&] { return Base::TraverseSwitchStmt(s); }); }
+  bool TraverseLambdaExpr(LambdaExpr* e) { return dsl::nested(functions_, [&] { return Base::TraverseLambdaExpr(e); }); }
+  bool TraverseCXXRecordDecl(CXXRecordDecl* d) { return dsl::nested(functions_, [&] { return Base::TraverseCXXRecordDecl(d); }); }
 
   bool VisitContinueStmt(ContinueStmt* s) {
     if (loops_ > 0 || functions_ > 0) return true;
@@ -267,13 +267,6 @@ class RegionVisitor : public RecursiveASTVisitor<RegionVisitor> {
   std::vector<const DeclRefExpr*> local_refs;    // uses of vertex-loop variables
 
  private:
-  template <class F>
-  bool nested(int& depth, F&& traverse) {
-    ++depth;
-    const bool result = traverse();
-    --depth;
-    return result;
-  }
 
   void check_write(const Expr* lvalue, const Expr* write) {
     const WriteTarget target = write_target(lvalue);
