@@ -127,9 +127,18 @@ OutputFile::Kind check_destination(const std::string& path, const std::string& d
 }  // namespace
 
 OutputFile::Kind OutputFile::check(const std::string& path, bool overwrite) {
+  std::string destination;
+  return inspect(path, overwrite, destination);
+}
+
+// What `path` is, and in `destination` the file it names once its links are
+// followed ("" for standard output).
+OutputFile::Kind OutputFile::inspect(const std::string& path, bool overwrite,
+                                     std::string& destination) {
   if (path == "-") return Kind::standard_output;
   if (path.empty()) throw InputError::in("output", "the output path is empty");
-  return check_destination(path, resolve_links(path), overwrite);
+  destination = resolve_links(path);
+  return check_destination(path, destination, overwrite);
 }
 
 void OutputFile::reserve_standard_output() {
@@ -143,18 +152,14 @@ void OutputFile::reserve_standard_output() {
 
 OutputFile::OutputFile(std::string path, bool overwrite)
     : path_(std::move(path)), overwrite_(overwrite) {
-  kind_ = check(path_, overwrite_);
+  kind_ = inspect(path_, overwrite_, destination_);
   switch (kind_) {
     case Kind::standard_output: fd_ = standard_output_fd.load(); break;
     case Kind::stream:
-      destination_ = resolve_links(path_);
       fd_ = ::open(destination_.c_str(), O_WRONLY | O_CLOEXEC);
       if (fd_ < 0) fail("cannot open", errno);
       break;
-    case Kind::regular:
-      destination_ = resolve_links(path_);
-      open_temporary();
-      break;
+    case Kind::regular: open_temporary(); break;
   }
 }
 

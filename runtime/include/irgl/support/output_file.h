@@ -66,6 +66,7 @@ class OutputFile {
   [[noreturn]] void fail(const std::string& what, int error) const;
 
  private:
+  static Kind inspect(const std::string& path, bool overwrite, std::string& destination);
   void open_temporary();
   void publish();
 
