@@ -146,7 +146,7 @@ struct WrittenOutput {
 
 // Writes recorded outputs as result files: the first to `path`, any others
 // to `path.NAME`.
-class ResultFileWriter : public OutputWriter {
+class ResultFileWriter : public TypedOutputWriter<ResultFileWriter> {
  public:
   ResultFileWriter(std::string path, std::string algorithm, uint64_t vertices,
                    ResultWriteOptions options)
@@ -155,12 +155,12 @@ class ResultFileWriter : public OutputWriter {
         vertices_(vertices),
         options_(std::move(options)) {}
 
-  void vertex_values(const std::string& n, const std::vector<uint32_t>& v) override { write(n, v); }
-  void vertex_values(const std::string& n, const std::vector<int32_t>& v) override { write(n, v); }
-  void vertex_values(const std::string& n, const std::vector<uint64_t>& v) override { write(n, v); }
-  void vertex_values(const std::string& n, const std::vector<int64_t>& v) override { write(n, v); }
-  void vertex_values(const std::string& n, const std::vector<float>& v) override { write(n, v); }
-  void vertex_values(const std::string& n, const std::vector<double>& v) override { write(n, v); }
+  template <class T>
+  void values(const std::string& name, const std::vector<T>& values) {
+    const std::string path = next_path(name);
+    write_vertex_result(path, algorithm_, values, options_);
+    written.push_back({name, path});
+  }
   void scalar(const std::string& name, uint64_t value) override {
     const std::string path = next_path(name);
     write_scalar_result(path, algorithm_, value, vertices_, options_);
@@ -173,13 +173,6 @@ class ResultFileWriter : public OutputWriter {
   std::string next_path(const std::string& name) {
     return count_++ == 0 ? path_ : path_ + "." + name;
   }
-  template <class T>
-  void write(const std::string& name, const std::vector<T>& values) {
-    const std::string path = next_path(name);
-    write_vertex_result(path, algorithm_, values, options_);
-    written.push_back({name, path});
-  }
-
   std::string path_, algorithm_;
   uint64_t vertices_;
   ResultWriteOptions options_;

@@ -98,7 +98,7 @@ void summarize_counts(const std::vector<T>& values, std::string& line,
 }  // namespace
 
 template <class T>
-void ResultSummary::add(const std::string& name, const std::vector<T>& values) {
+void ResultSummary::values(const std::string& name, const std::vector<T>& values) {
   const ResultFormat* format = find_result_format(algorithm_);
   const ValueSyntax syntax = format ? format->syntax
                              : std::is_floating_point_v<T> ? ValueSyntax::real

@@ -17,19 +17,15 @@
 
 namespace irgl::lang {
 
-class ResultSummary : public OutputWriter {
+class ResultSummary : public TypedOutputWriter<ResultSummary> {
  public:
   // `algorithm`: the program's name, which selects the result format and so
   // what the values mean (results/result_format.h).
   ResultSummary(std::string algorithm, uint64_t vertices)
       : algorithm_(std::move(algorithm)), vertices_(vertices) {}
 
-  void vertex_values(const std::string& n, const std::vector<uint32_t>& v) override { add(n, v); }
-  void vertex_values(const std::string& n, const std::vector<int32_t>& v) override { add(n, v); }
-  void vertex_values(const std::string& n, const std::vector<uint64_t>& v) override { add(n, v); }
-  void vertex_values(const std::string& n, const std::vector<int64_t>& v) override { add(n, v); }
-  void vertex_values(const std::string& n, const std::vector<float>& v) override { add(n, v); }
-  void vertex_values(const std::string& n, const std::vector<double>& v) override { add(n, v); }
+  template <class T>
+  void values(const std::string& name, const std::vector<T>& values);
   void scalar(const std::string& name, uint64_t value) override;
 
   // "result dist: 34 of 34 vertices reached, largest distance 5", one per output.
@@ -38,9 +34,6 @@ class ResultSummary : public OutputWriter {
   const nlohmann::ordered_json& json() const { return json_; }
 
  private:
-  template <class T>
-  void add(const std::string& name, const std::vector<T>& values);
-
   std::string algorithm_;
   uint64_t vertices_;
   std::vector<std::string> lines_;

@@ -23,6 +23,26 @@ class OutputWriter {
   virtual void scalar(const std::string& name, uint64_t value) = 0;
 };
 
+// An OutputWriter that takes vertex values of every type through one
+// template of Derived: `template <class T> void values(const std::string&,
+// const std::vector<T>&)`.
+template <class Derived>
+class TypedOutputWriter : public OutputWriter {
+ public:
+  void vertex_values(const std::string& n, const std::vector<uint32_t>& v) override { take(n, v); }
+  void vertex_values(const std::string& n, const std::vector<int32_t>& v) override { take(n, v); }
+  void vertex_values(const std::string& n, const std::vector<uint64_t>& v) override { take(n, v); }
+  void vertex_values(const std::string& n, const std::vector<int64_t>& v) override { take(n, v); }
+  void vertex_values(const std::string& n, const std::vector<float>& v) override { take(n, v); }
+  void vertex_values(const std::string& n, const std::vector<double>& v) override { take(n, v); }
+
+ private:
+  template <class T>
+  void take(const std::string& name, const std::vector<T>& values) {
+    static_cast<Derived*>(this)->values(name, values);
+  }
+};
+
 // The outputs recorded by the current run, in order; each writes its data
 // when called. Cleared by the generated main before every run.
 struct RecordedOutput {
