@@ -285,9 +285,13 @@ void write_program_parameters(CodeWriter& out, const Module& module) {
   const Driver& driver = module.driver;
   // In the program's namespace, where the field's type may be the file's own
   // alias: main reads these.
-  for (const PathLengthField& field : driver.path_length_fields)
+  for (const PathLengthField& field : driver.path_length_fields) {
+    out.line();
+    out.comment("The largest path length '" + field.name + "' holds below INF (path_lengths_fit(" +
+                field.name + ") in the program at " + where(driver.loc) + ").");
     out.line("constexpr uint64_t irgl_largest_path_in_" + field.name +
              " = irgl::lang::largest_path_length<" + field.element_type + ">();");
+  }
   if (driver.params.empty()) return;
   out.line();
   out.comment("The driver's parameters, with their defaults from " + where(driver.loc) +
