@@ -44,7 +44,7 @@ struct SpmvBody {
   __device__ uint64_t edges_begin(VertexId row) const { return matrix.begin(row); }
   __device__ uint64_t edges_end(VertexId row) const { return matrix.end(row); }
   __host__ __device__ uint64_t max_degree() const { return max_row; }
-  // Rows in CSR order: ALB can run them as row tiles (kernels.cuh), when
+  // Rows in CSR order: ALB can run them as row tiles (alb.cuh), when
   // they time faster than TWC (RunOptions::alb_row_tiles, by default).
   static constexpr bool kContiguousEdges = true;
   __host__ __device__ uint64_t edge_count() const { return matrix.num_edges(); }

@@ -89,7 +89,7 @@ uint64_t pipe_capacity(const Graph& graph) {
 // Pipes outlive the runs that use them. Allocating a pipe every run (two
 // cudaMallocs, the pinned counter mirror, and the cudaFrees that synchronize
 // the device) cost about 0.5 ms per run on an H200, more than the whole of
-// bfs on a small graph (tools/bench, docs/performance.md); idle pipes wait
+// bfs on a small graph (tools/bench, docs/experiments/2026-11-21-pipe-fix.md); idle pipes wait
 // here for the next run. Never destroyed: at exit CUDA frees everything.
 std::vector<detail::PipeMemory>& idle_pipes() {
   static auto* pipes = new std::vector<detail::PipeMemory>();

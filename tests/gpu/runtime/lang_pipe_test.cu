@@ -11,7 +11,7 @@ namespace irgl::lang {
 namespace {
 
 // Regression: every run allocated its pipe (cudaMalloc, pinned counters,
-// synchronizing cudaFrees), 0.5 ms per run on an H200 (docs/performance.md).
+// synchronizing cudaFrees), 0.5 ms per run on an H200 (docs/experiments/2026-11-21-pipe-fix.md).
 TEST(LangPipe, TheNextRunReusesTheStorageEmpty) {
   IRGL_REQUIRE_GPU();
   const gpu::DeviceGraph device(irgl::testing::random_graph("lang-pipe", 100, 400, WeightType::none, false, 1));

@@ -345,8 +345,9 @@ TEST(Outline, AutoModeHandsRoundsWithManyEdgesToTheHost) {
 // Every thread of a cooperative grid calls grid_exclusive_sum.
 __global__ void exclusive_sum_kernel(const uint64_t* in, uint64_t* out, uint64_t count,
                                      uint64_t* block_sums) {
+  __shared__ GridScanStorage<kThreads> storage;
   const GridRound grid{block_sums};
-  grid_exclusive_sum<kThreads>(grid, in, out, count);
+  grid_exclusive_sum<kThreads>(storage, grid, in, out, count);
 }
 
 TEST(Outline, GridExclusiveSumMatchesTheCpu) {

@@ -1,4 +1,4 @@
-// ALB's row tiles (kernels.cuh: row_tiles): a loop over all vertices that
+// ALB's row tiles (alb.cuh: RowTilesAgent): a loop over all vertices that
 // accumulates over their edges, as spmv, against a CPU sum. Rows shorter
 // and longer than a tile, empty rows, rows whose pre() fails, thresholds
 // that set most rows aside, both distributions of the huge rows, and the

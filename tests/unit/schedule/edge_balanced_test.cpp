@@ -104,7 +104,7 @@ TEST_P(MergePath, EveryAtomOnceByTheThreadOwningItsDiagonal) {
 INSTANTIATE_TEST_SUITE_P(Grids, MergePath, ::testing::ValuesIn(kGrids),
                          [](const auto& info) { return grid_name(info.param); });
 
-// BUG (kernels.cuh, merge_path_kernel): a thread with an empty share returns
+// BUG (edge_balanced.cuh, MergePathAgent): a thread with an empty share returns
 // early after calling body.flush() and counters.flush(), whose
 // __syncthreads() are then other call sites than the rest of the block's:
 // __syncthreads() in divergent code is undefined behaviour in CUDA (it works

@@ -1,5 +1,6 @@
-// Host mirrors of the schedule kernels (runtime/include/irgl/gpu/schedule/
-// kernels.cuh) and of the policies that launch them (schedules.cuh). Each
+// Host mirrors of the schedules' agents (runtime/include/irgl/gpu/schedule/:
+// thread_mapped.cuh, group_mapped.cuh, twc.cuh, edge_balanced.cuh, alb.cuh)
+// and of the policies that launch them (the same headers). Each
 // mirror keeps its kernel's loops, bounds, index.h calls and phase order,
 // and runs the threads of a simulated grid against a Ledger, which records
 // and checks what every thread did. Lockstep groups (a warp, a cooperative
@@ -10,7 +11,7 @@
 // kernel's final flush is a block barrier; ledger.traits().has_accum says
 // whether it has an Accum (Body::kHasAccum).
 //
-// Keep these in step with kernels.cuh: a change there needs the same change
+// Keep these in step with the schedule headers: a change there needs the same change
 // here, or these tests check the old code.
 #pragma once
 
@@ -22,7 +23,7 @@
 
 namespace irgl::gpu::schedule::sim {
 
-// kernels.cuh's Distribution (CUDA-only header).
+// state.cuh's Distribution (CUDA-only header).
 enum class Distribution { cyclic, blocked };
 const char* to_string(Distribution distribution);
 
@@ -51,7 +52,7 @@ struct HugeList {
 };
 
 //===----------------------------------------------------------------------===//
-// Kernels (kernels.cuh)
+// Kernels (the agents of the schedule headers)
 //===----------------------------------------------------------------------===//
 
 void thread_mapped_kernel(const Grid& grid, Ledger& ledger);

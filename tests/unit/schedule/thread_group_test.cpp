@@ -89,7 +89,7 @@ TEST(GroupMapped, BlockAndWarpAreGroupsOfTheirSize) {
   }
 }
 
-// BUG (kernels.cuh, group_mapped_kernel): with a Body without an Accum, no
+// BUG (group_mapped.cuh, GroupMappedAgent): with a Body without an Accum, no
 // collective follows the edge loop, so the leader runs post() while the
 // group's other lanes (for groups of 64 and more, other warps) may still be
 // running the vertex's edges: post() is not ordered after them (body.h

@@ -105,7 +105,7 @@ TEST(Twc, SmallFrontierTakesOneVertexPerWarp) {
     EXPECT_EQ(tile_map(work, grid).thread(v), v / 8 * 256 + v % 8 * 32) << "vertex " << v;
 }
 
-// BUG (kernels.cuh, twc_kernel's warp bin): without an Accum there is no
+// BUG (twc.cuh, TwcAgent's warp bin): without an Accum there is no
 // cg::reduce after the warp's edge loop, so the leader's post() is not
 // ordered after the other lanes' edges. Fix: warp.sync() before the leader's
 // post() when !Body::kHasAccum. (The block and fine bins have

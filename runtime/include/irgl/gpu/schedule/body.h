@@ -35,7 +35,7 @@
 //     // (edges_end(v) == edges_begin(v + 1), a CSR or CSC graph), their
 //     // number, and an address that identifies the layout (the offsets
 //     // array). ALB then runs loops over all vertices that accumulate as
-//     // row tiles (kernels.cuh: row_tiles), cut once per layout. irglc's
+//     // row tiles (alb.cuh: RowTilesAgent), cut once per layout. irglc's
 //     // bodies declare all three.
 //     static constexpr bool kContiguousEdges = true;
 //     __host__ __device__ uint64_t edge_count() const;

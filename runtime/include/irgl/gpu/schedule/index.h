@@ -221,7 +221,7 @@ IRGL_HOST_DEVICE IndexRange merge_path_share(uint64_t thread, uint64_t threads,
 }
 
 //===----------------------------------------------------------------------===//
-// ALB's row tiles (kernels.cuh: row_tiles): all rows and their edges cut
+// ALB's row tiles (alb.cuh: RowTilesAgent): all rows and their edges cut
 // into tiles of `units` units of work, a row costing `row_cost` units and an
 // edge one
 //===----------------------------------------------------------------------===//

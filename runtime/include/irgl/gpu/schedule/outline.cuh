@@ -38,7 +38,7 @@
 // OutlineMode::graph runs the same device code one round per launch, from a
 // CUDA graph whose conditional while-node repeats the round kernel until
 // the kernel clears the condition: launches without the host, for
-// comparison (docs/performance.md). Conditional nodes need CUDA 12.4 or
+// comparison (docs/experiments/2026-11-21-throughput-h200.md). Conditional nodes need CUDA 12.4 or
 // newer, which the runtime therefore requires.
 #pragma once
 
@@ -79,194 +79,6 @@ OutlineMode& outline_mode();
 template <bool AlbInspects>
 struct AlbGridRound : GridRound {
   static constexpr bool kAlbInspects = AlbInspects;
-};
-
-// What the host tells a persistent kernel about a loop.
-struct OutlineShape {
-  uint64_t grid_threads = 0;    // threads of the persistent kernel
-  uint64_t pipe_capacity = 0;   // items of each of the pipe's queues
-  uint64_t chunk_items = 0;     // LB / merge-path items gathered at a time
-};
-
-// The per-item storage of one kernel of an outlined loop: ALB's huge list,
-// or the chunk of items of LB / merge-path.
-template <class Body>
-struct GridItems {
-  ItemArrays<Body> items;                        // capacity: list / chunk size
-  unsigned long long* counter = nullptr;         // ALB: the huge list's count
-  uint64_t alb_threshold = kAlbDefaultThreshold; // ALB: degree above which a vertex is huge
-  bool alb_inspects = false;                     // ALB: some vertex can be huge
-  Distribution alb_distribution = Distribution::cyclic;
-};
-
-#if defined(__CUDACC__)
-// One step of a round: the Body's block set-up, `edges` (the policy's work;
-// a Body without an edge loop runs thread-mapped instead), the block's
-// flush. Every thread of the grid calls it.
-template <int B, class Body, class Frontier, class EdgeWork>
-__device__ void grid_step(Body& body, const Frontier& frontier, EdgeWork&& edges) {
-  NoLoadCounters counters;
-  begin_body<B>(body);
-  if constexpr (Body::kHasEdges) edges(counters);
-  else thread_mapped_tiles<B>(body, frontier, counters);
-  finish_body<B>(body, counters);
-}
-#endif
-
-// InGrid<Policy>: a schedule policy inside a persistent kernel.
-//   items(body, state, options, shape)   host: the GridItems the policy needs
-//   run(grid, body, frontier, items)     device: one pass over the frontier;
-//                                        every thread of the grid calls it;
-//                                        the caller syncs the grid after it
-template <class Policy>
-struct InGrid;
-
-// Policies that need no per-item storage and no grid barrier.
-template <class Policy>
-struct InGridWithoutItems {
-  template <class Body, class Counters>
-  static GridItems<Body> items(const Body&, State<Body, Counters>&, const RunOptions&,
-                               const OutlineShape&) {
-    return {};
-  }
-};
-
-template <int B>
-struct InGrid<ThreadMapped<B>> : InGridWithoutItems<ThreadMapped<B>> {
-#if defined(__CUDACC__)
-  template <class Body, class Frontier>
-  __device__ static void run(const GridRound&, Body& body, const Frontier& frontier,
-                             const GridItems<Body>&) {
-    grid_step<B>(body, frontier, [&](NoLoadCounters& counters) {
-      thread_mapped_tiles<B>(body, frontier, counters);
-    });
-  }
-#endif
-};
-
-template <int B, int G>
-struct InGrid<GroupMapped<B, G>> : InGridWithoutItems<GroupMapped<B, G>> {
-#if defined(__CUDACC__)
-  template <class Body, class Frontier>
-  __device__ static void run(const GridRound&, Body& body, const Frontier& frontier,
-                             const GridItems<Body>&) {
-    grid_step<B>(body, frontier, [&](NoLoadCounters& counters) {
-      if constexpr (G <= 32) group_mapped_tiles<B, G>(body, frontier, counters);
-      else block_group_tiles<B, G>(body, frontier, counters);
-    });
-  }
-#endif
-};
-
-template <int B>
-struct InGrid<Twc<B>> : InGridWithoutItems<Twc<B>> {
-#if defined(__CUDACC__)
-  template <class Body, class Frontier>
-  __device__ static void run(const GridRound&, Body& body, const Frontier& frontier,
-                             const GridItems<Body>&) {
-    grid_step<B>(body, frontier, [&](NoLoadCounters& counters) {
-      twc_tiles<B>(body, frontier, NoHugeList{}, counters);
-    });
-  }
-#endif
-};
-
-// LB and merge-path: the frontier in chunks of shape.chunk_items items, each
-// gathered, scanned and spread over the grid.
-template <int B, bool UseMergePath, Distribution Dist>
-struct InGrid<EdgeBalanced<B, UseMergePath, Dist>> {
-  template <class Body, class Counters>
-  static GridItems<Body> items(const Body&, State<Body, Counters>& state, const RunOptions&,
-                               const OutlineShape& shape) {
-    GridItems<Body> grid_items;
-    if constexpr (Body::kHasEdges) grid_items.items = state.items(shape.chunk_items);
-    return grid_items;
-  }
-
-#if defined(__CUDACC__)
-  template <class Body, class Frontier>
-  __device__ static void run(const GridRound& grid, Body& body, const Frontier& frontier,
-                             const GridItems<Body>& grid_items) {
-    grid_step<B>(body, frontier, [&](NoLoadCounters& counters) {
-      const ItemArrays<Body>& items = grid_items.items;
-      const uint64_t size = frontier.size();
-      for (uint64_t first = 0; first < size; first += items.capacity) {
-        if (first > 0) grid.sync();  // the previous chunk is done with the arrays
-        const uint64_t count = min(size - first, items.capacity);
-        gather_items<B>(body, frontier, items, first, first + count, counters);
-        grid.sync();
-        edge_balanced_in_grid<B>(grid, body, items, count, UseMergePath, Dist);
-      }
-    });
-  }
-#endif
-};
-
-// ALB: TWC with the inspection; when it set vertices aside, their edges are
-// spread over the whole grid in the same launch. The huge list holds at most
-// twice as many vertices as can be set aside at once (|E| over the threshold
-// or, for hand-overs, over the block bin's smallest degree, plus room for
-// duplicates in the worklist); vertices that find it full go through the
-// TWC bin their degree selects.
-template <int B>
-struct InGrid<Alb<B>> {
-  template <class Body, class Counters>
-  static GridItems<Body> items(const Body& body, State<Body, Counters>& state,
-                               const RunOptions& options, const OutlineShape& shape) {
-    GridItems<Body> grid_items;
-    if constexpr (Body::kHasEdges) {
-      grid_items.alb_threshold = alb_threshold_of(options, shape.grid_threads, Body::kHasAccum);
-      grid_items.alb_distribution = alb_distribution_of(options);
-      grid_items.alb_inspects = alb_inspects(body.max_degree(), grid_items.alb_threshold);
-      if (grid_items.alb_inspects) {
-        // Threshold 0 makes every vertex huge: room for a whole queue.
-        const uint64_t smallest_degree = std::min<uint64_t>(grid_items.alb_threshold, B);
-        const uint64_t huge_at_once =
-            smallest_degree == 0 ? shape.pipe_capacity : shape.pipe_capacity / smallest_degree + 1;
-        grid_items.items = state.items(std::min(shape.pipe_capacity, 2 * huge_at_once + 1024));
-        grid_items.counter = state.count();
-        state.clear_counters(0);
-      }
-    }
-    return grid_items;
-  }
-
-#if defined(__CUDACC__)
-  // Grid: a GridRound; Grid::kAlbInspects false leaves only TWC's code.
-  template <class Grid, class Body, class Frontier>
-  __device__ static void run(const Grid& grid, Body& body, const Frontier& frontier,
-                             const GridItems<Body>& grid_items) {
-    grid_step<B>(body, frontier, [&](NoLoadCounters& counters) {
-      if constexpr (Grid::kAlbInspects) {
-        if (grid_items.alb_inspects) {
-          inspecting_round(grid, body, frontier, grid_items, counters);
-          return;
-        }
-      }
-      twc_tiles<B>(body, frontier, NoHugeList{}, counters);  // no vertex can be huge: plain TWC
-    });
-  }
-
- private:
-  // TWC with the inspection; the vertices it set aside have their edges
-  // spread over the grid after a barrier.
-  template <class Body, class Frontier>
-  __device__ static void inspecting_round(const GridRound& grid, Body& body, const Frontier& frontier,
-                                          const GridItems<Body>& grid_items,
-                                          NoLoadCounters& counters) {
-    const ItemArrays<Body>& items = grid_items.items;
-    const HugeList<Body> huge = huge_list_over(items, grid_items.alb_threshold, grid_items.counter);
-    twc_tiles<B>(body, frontier, huge, counters);
-    grid.sync();
-    const uint64_t count = min(uint64_t(*huge.count), items.capacity);
-    // Every block counted itself before the barrier and nobody reads it again this round.
-    if (global_thread() == 0) *huge.blocks_done() = 0;
-    if (count == 0) return;  // the same value in every thread: a uniform branch
-    huge_items_in_grid<B>(grid, body, items, count, grid_items.alb_distribution);
-    // Every thread read the count before the scan's barrier.
-    if (global_thread() == 0) *huge.count = 0;
-  }
-#endif
 };
 
 // The control block of a running outlined loop, in device memory. Round r
@@ -379,7 +191,7 @@ class OutlinedLoop {
   // two kinds of round go back to the host: one whose input has more items
   // than the persistent grid has threads (a heavy round: its launch costs
   // little next to its work, and it runs faster as standalone kernels,
-  // docs/performance.md), and one whose input has the edges `dense` asks
+  // docs/experiments/2026-11-21-throughput-h200.md), and one whose input has the edges `dense` asks
   // for (the host's pipe writes its output as a bitmap, which removes the
   // duplicates a queue would carry). host_round() runs one round with
   // per-round launches and returns the size of the input it processed (0:

@@ -18,7 +18,7 @@
 // roads and grids (average degree 2.5-4, no hubs) the duplicates a round can
 // make cost less than the bitmap; on power-law graphs a hub is pushed by many
 // neighbours and each copy re-expands all its edges (RMAT 22 cc: 4.7x faster
-// dense than sparse, docs/performance.md). FrontierMode::automatic therefore
+// dense than sparse, docs/experiments/2026-11-21-frontier-forms.md). FrontierMode::automatic therefore
 // picks per round:
 //   - dense output when the input's total out-degree d (the edges the round
 //     visits, a bound on its pushes) is at least dense_edges(): |V| plus
