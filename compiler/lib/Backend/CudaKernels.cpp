@@ -20,21 +20,10 @@ const char* reduction_op_type(ReductionOp op) {
 std::string body_name(const Kernel& kernel) { return kernel.name + "_body"; }
 
 std::string policy(const Kernel& kernel, unsigned threads) {
-  const std::string b = std::to_string(threads);
-  if (!kernel.loop.edge_loop) return "schedule::ThreadMapped<" + b + ">";
-  const Schedule& schedule = kernel.loop.edge_loop->schedule;
-  switch (schedule.kind) {
-    case ScheduleKind::thread: return "schedule::ThreadMapped<" + b + ">";
-    case ScheduleKind::warp: return "schedule::Warp<" + b + ">";
-    case ScheduleKind::block: return "schedule::Block<" + b + ">";
-    case ScheduleKind::group:
-      return "schedule::GroupMapped<" + b + ", " + std::to_string(schedule.group_size) + ">";
-    case ScheduleKind::twc: return "schedule::Twc<" + b + ">";
-    case ScheduleKind::lb: return "schedule::Lb<" + b + ">";
-    case ScheduleKind::merge_path: return "schedule::MergePath<" + b + ">";
-    case ScheduleKind::alb: return "schedule::Alb<" + b + ">";
-  }
-  return "schedule::ThreadMapped<" + b + ">";
+  // A loop nest without an edge loop has no edges to balance.
+  Schedule schedule;
+  if (kernel.loop.edge_loop) schedule = kernel.loop.edge_loop->schedule;
+  return "schedule::" + schedule_policy(schedule, threads);
 }
 
 namespace {

@@ -34,29 +34,6 @@ std::string read_word(Preprocessor& preprocessor, Token& token) {
   return word;
 }
 
-// Applies `key=value` to an ALB schedule; returns an error message or "".
-std::string apply_option(const std::string& option, Schedule& schedule) {
-  const auto equals = option.find('=');
-  if (equals == std::string::npos) return "expected key=value, found '" + option + "'";
-  const std::string key = option.substr(0, equals), value = option.substr(equals + 1);
-  if (schedule.kind != ScheduleKind::alb)
-    return "option '" + key + "' applies only to schedule 'alb'";
-  if (key == "threshold") {
-    bool digits = !value.empty() && value.size() < 19;
-    for (char c : value) digits = digits && c >= '0' && c <= '9';
-    if (!digits) return "threshold '" + value + "' is not a non-negative integer";
-    schedule.alb_threshold = std::stoull(value);
-    return "";
-  }
-  if (key == "distribution") {
-    if (value == "cyclic") schedule.alb_distribution = AlbDistribution::cyclic;
-    else if (value == "blocked") schedule.alb_distribution = AlbDistribution::blocked;
-    else return "distribution '" + value + "' must be cyclic or blocked";
-    return "";
-  }
-  return "unknown option '" + key + "' (expected threshold or distribution)";
-}
-
 }  // namespace
 
 void SchedulePragmaHandler::HandlePragma(Preprocessor& preprocessor, PragmaIntroducer,
@@ -88,7 +65,7 @@ void SchedulePragmaHandler::HandlePragma(Preprocessor& preprocessor, PragmaIntro
   while (token.is(tok::comma)) {
     preprocessor.Lex(token);
     const SourceLocation option_loc = token.getLocation();
-    if (std::string problem = apply_option(read_word(preprocessor, token), pragma.schedule);
+    if (std::string problem = apply_schedule_option(read_word(preprocessor, token), pragma.schedule);
         !problem.empty()) {
       report(preprocessor, option_loc, problem);
       finish_directive(preprocessor, token);

@@ -21,61 +21,146 @@ CodeFragment CodeFragment::text(std::string code, SourceLoc loc) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-struct ScheduleName {
-  const char* name;
+
+struct ScheduleRow {
   ScheduleKind kind;
+  const char* name;
+  const char* policy;
+  bool takes_group_size;
+  const char* summary;
 };
-constexpr ScheduleName kScheduleNames[] = {
-    {"thread", ScheduleKind::thread}, {"warp", ScheduleKind::warp},
-    {"block", ScheduleKind::block},   {"group", ScheduleKind::group},
-    {"twc", ScheduleKind::twc},       {"lb", ScheduleKind::lb},
-    {"merge-path", ScheduleKind::merge_path}, {"alb", ScheduleKind::alb},
+constexpr ScheduleRow kSchedules[] = {
+#define IRGL_SCHEDULE(Id, Name, Policy, TakesGroupSize, Summary) \
+  {ScheduleKind::Id, Name, Policy, TakesGroupSize, Summary},
+#include "irglc/IR/Schedules.def"
 };
+
+bool all_digits(const std::string& text, size_t max_length) {
+  if (text.empty() || text.size() > max_length) return false;
+  for (char c : text)
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+
+// The parsers of Schedules.def's options.
+std::string parse_alb_threshold(const std::string& value, Schedule& schedule) {
+  if (!all_digits(value, 18)) return "threshold '" + value + "' is not a non-negative integer";
+  schedule.alb_threshold = std::stoull(value);
+  return "";
+}
+std::string parse_alb_distribution(const std::string& value, Schedule& schedule) {
+  if (value == "cyclic") schedule.alb_distribution = AlbDistribution::cyclic;
+  else if (value == "blocked") schedule.alb_distribution = AlbDistribution::blocked;
+  else return "distribution '" + value + "' must be cyclic or blocked";
+  return "";
+}
+
+struct ScheduleOptionRow {
+  ScheduleKind kind;
+  const char* key;
+  std::string (*parse)(const std::string& value, Schedule& schedule);
+  const char* summary;
+};
+constexpr ScheduleOptionRow kScheduleOptions[] = {
+#define IRGL_SCHEDULE_OPTION(Id, Key, Parser, Summary) {ScheduleKind::Id, Key, Parser, Summary},
+#include "irglc/IR/Schedules.def"
+};
+
+const ScheduleRow& row_of(ScheduleKind kind) {
+  for (const ScheduleRow& row : kSchedules)
+    if (row.kind == kind) return row;
+  return kSchedules[0];
+}
+
 }  // namespace
 
 std::string Schedule::name() const {
-  for (const auto& entry : kScheduleNames)
-    if (entry.kind == kind)
-      return kind == ScheduleKind::group ? "group:" + std::to_string(group_size)
-                                         : entry.name;
-  return "?";
+  const ScheduleRow& row = row_of(kind);
+  return row.takes_group_size ? std::string(row.name) + ":" + std::to_string(group_size) : row.name;
 }
 
 std::string schedule_names() {
   std::string names;
-  for (const auto& entry : kScheduleNames) {
+  for (const ScheduleRow& row : kSchedules) {
     if (!names.empty()) names += ", ";
-    names += entry.name;
-    if (entry.kind == ScheduleKind::group) names += ":N";
+    names += row.name;
+    if (row.takes_group_size) names += ":N";
   }
   return names;
+}
+
+std::string schedule_help() {
+  std::string help;
+  for (const ScheduleRow& row : kSchedules) {
+    help += std::string("  ") + row.name + (row.takes_group_size ? ":N" : "") + ": " +
+            row.summary + "\n";
+    for (const ScheduleOptionRow& option : kScheduleOptions)
+      if (option.kind == row.kind)
+        help += std::string("      ,") + option.key + "=VALUE: " + option.summary + "\n";
+  }
+  return help;
+}
+
+std::string schedule_policy(const Schedule& schedule, unsigned block_threads) {
+  const ScheduleRow& row = row_of(schedule.kind);
+  std::string policy = std::string(row.policy) + "<" + std::to_string(block_threads);
+  if (row.takes_group_size) policy += ", " + std::to_string(schedule.group_size);
+  return policy + ">";
 }
 
 std::string parse_schedule_name(const std::string& text, Schedule& schedule) {
   const auto colon = text.find(':');
   const std::string base = text.substr(0, colon);
-  for (const auto& entry : kScheduleNames) {
-    if (base != entry.name) continue;
+  for (const ScheduleRow& row : kSchedules) {
+    if (base != row.name) continue;
     schedule = Schedule{};
-    schedule.kind = entry.kind;
-    if (entry.kind != ScheduleKind::group) {
+    schedule.kind = row.kind;
+    if (!row.takes_group_size) {
       if (colon != std::string::npos)
         return "schedule '" + base + "' takes no ':' argument";
       return "";
     }
     if (colon == std::string::npos)
-      return "schedule 'group' needs a group size, e.g. group:64";
+      return "schedule '" + base + "' needs a group size, e.g. " + base + ":64";
     const std::string size = text.substr(colon + 1);
-    unsigned long value = 0;
-    bool digits = !size.empty() && size.size() <= 5;
-    for (char c : size) digits = digits && c >= '0' && c <= '9';
-    if (digits) value = std::stoul(size);
-    if (!digits || value < 2 || value > 1024 || (value & (value - 1)) != 0)
+    const unsigned long value = all_digits(size, 5) ? std::stoul(size) : 0;
+    if (value < 2 || value > 1024 || (value & (value - 1)) != 0)
       return "group size '" + size + "' must be a power of two from 2 to 1024";
     schedule.group_size = static_cast<unsigned>(value);
     return "";
   }
   return "unknown schedule '" + text + "' (expected one of: " + schedule_names() + ")";
+}
+
+std::string apply_schedule_option(const std::string& option, Schedule& schedule) {
+  const auto equals = option.find('=');
+  if (equals == std::string::npos) return "expected key=value, found '" + option + "'";
+  const std::string key = option.substr(0, equals), value = option.substr(equals + 1);
+  std::string keys;
+  for (const ScheduleOptionRow& row : kScheduleOptions) {
+    if (row.kind != schedule.kind) continue;
+    if (key == row.key) return row.parse(value, schedule);
+    keys += keys.empty() ? row.key : std::string(" or ") + row.key;
+  }
+  for (const ScheduleOptionRow& row : kScheduleOptions)
+    if (key == row.key)
+      return "option '" + key + "' applies only to schedule '" + row_of(row.kind).name + "'";
+  if (keys.empty()) return "schedule '" + schedule.name() + "' takes no options";
+  return "unknown option '" + key + "' (expected " + keys + ")";
+}
+
+std::string parse_schedule_spec(const std::string& text, Schedule& schedule) {
+  size_t comma = text.find(',');
+  if (std::string problem = parse_schedule_name(text.substr(0, comma), schedule); !problem.empty())
+    return problem;
+  while (comma != std::string::npos) {
+    const size_t next = text.find(',', comma + 1);
+    const std::string option = text.substr(comma + 1, next == std::string::npos ? next : next - comma - 1);
+    if (std::string problem = apply_schedule_option(option, schedule); !problem.empty())
+      return problem;
+    comma = next;
+  }
+  return "";
 }
 
 const char* to_string(AccumulatorOp op) {

@@ -21,7 +21,7 @@ Schedule default_schedule() {
 // edges of equal cost; tc's edge (u, v) costs about deg(u) + deg(v), so
 // any grouping by u's degree leaves the edges to hubs v on a few threads
 // (tc on cnr-2000, H100: 856 ms at the default threshold, 99.6 at 256, 20.3
-// at 0; LB 15.6; docs/performance.md).
+// at 0; LB 15.6; docs/experiments/2026-11-21-real-graphs-h100.md).
 constexpr uint64_t kVaryingWorkAlbThreshold = 0;
 
 // Why a schedule cannot run with blocks of `block_threads` threads, or "".

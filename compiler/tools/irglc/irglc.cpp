@@ -139,8 +139,9 @@ int compile(int argc, char** argv) {
       ("target", po::value(&options.target)->default_value(options.target),
        "cuda (GPU) or cpu (sequential C++, the reference)")
       ("schedule", po::value(&options.schedule),
-       ("schedule of every edge loop without a '#pragma irgl schedule': " +
-        irglc::schedule_names() + " (default: alb)").c_str())
+       ("schedule of every edge loop without a '#pragma irgl schedule', a name and its "
+        "options, comma-separated (default: alb):\n" +
+        irglc::schedule_help()).c_str())
       ("alb-threshold", po::value(&options.alb_threshold),
        "ALB: degree above which a vertex is huge (default: the threads launched, at most "
        "16384 in loops without accumulators)")
@@ -207,7 +208,7 @@ int compile(int argc, char** argv) {
   else throw irgl::InputError::in("--outline", "unknown setting '" + options.outline + "' (expected auto, on or off)");
   if (map.count("schedule")) {
     irglc::Schedule schedule;
-    if (std::string problem = irglc::parse_schedule_name(options.schedule, schedule); !problem.empty())
+    if (std::string problem = irglc::parse_schedule_spec(options.schedule, schedule); !problem.empty())
       throw irgl::InputError::in("--schedule", problem);
     pass_options.schedule = schedule;
   }

@@ -79,6 +79,54 @@ TEST(irglcSchedule, NamesListsEveryScheduleForMessages) {
   EXPECT_EQ(schedule_names(), kScheduleList);
 }
 
+// Schedules.def's options, after a name in the pragma or in --schedule.
+TEST(irglcSchedule, SpecsTakeTheirSchedulesOptions) {
+  Schedule schedule;
+  ASSERT_EQ(parse_schedule_spec("alb,threshold=0,distribution=blocked", schedule), "");
+  EXPECT_EQ(schedule.kind, ScheduleKind::alb);
+  EXPECT_EQ(schedule.alb_threshold, 0u);
+  EXPECT_EQ(schedule.alb_distribution, AlbDistribution::blocked);
+  ASSERT_EQ(parse_schedule_spec("group:64", schedule), "");
+  EXPECT_EQ(schedule.group_size, 64u);
+  EXPECT_FALSE(schedule.alb_threshold.has_value());
+}
+
+TEST(irglcSchedule, SpecsRefuseOptionsTheScheduleDoesNotHave) {
+  Schedule schedule;
+  EXPECT_EQ(parse_schedule_spec("twc,threshold=4", schedule),
+            "option 'threshold' applies only to schedule 'alb'");
+  EXPECT_EQ(parse_schedule_spec("twc,speed=4", schedule), "schedule 'twc' takes no options");
+  EXPECT_EQ(parse_schedule_spec("alb,speed=4", schedule),
+            "unknown option 'speed' (expected threshold or distribution)");
+  EXPECT_EQ(parse_schedule_spec("alb,threshold", schedule), "expected key=value, found 'threshold'");
+  EXPECT_EQ(parse_schedule_spec("alb,", schedule), "expected key=value, found ''");
+  EXPECT_EQ(parse_schedule_spec("alb,threshold=-1", schedule),
+            "threshold '-1' is not a non-negative integer");
+  EXPECT_EQ(parse_schedule_spec("alb,distribution=random", schedule),
+            "distribution 'random' must be cyclic or blocked");
+  EXPECT_EQ(parse_schedule_spec("fast,threshold=1", schedule),
+            std::string("unknown schedule 'fast' (expected one of: ") + kScheduleList + ")");
+}
+
+// The backend names each schedule's runtime policy from the same table.
+TEST(irglcSchedule, PoliciesComeFromTheTable) {
+  EXPECT_EQ(schedule_policy(parsed("thread"), 256), "ThreadMapped<256>");
+  EXPECT_EQ(schedule_policy(parsed("warp"), 128), "Warp<128>");
+  EXPECT_EQ(schedule_policy(parsed("block"), 256), "Block<256>");
+  EXPECT_EQ(schedule_policy(parsed("group:64"), 256), "GroupMapped<256, 64>");
+  EXPECT_EQ(schedule_policy(parsed("twc"), 256), "Twc<256>");
+  EXPECT_EQ(schedule_policy(parsed("lb"), 256), "Lb<256>");
+  EXPECT_EQ(schedule_policy(parsed("merge-path"), 256), "MergePath<256>");
+  EXPECT_EQ(schedule_policy(parsed("alb"), 512), "Alb<512>");
+}
+
+TEST(irglcSchedule, HelpListsEveryScheduleAndOption) {
+  const std::string help = schedule_help();
+  for (const char* name : {"thread:", "warp:", "block:", "group:N:", "twc:", "lb:", "merge-path:",
+                           "alb:", ",threshold=VALUE:", ",distribution=VALUE:"})
+    EXPECT_NE(help.find(name), std::string::npos) << name;
+}
+
 // A Schedule before selection; the schedule-selection pass chooses ALB for
 // loops that nothing annotates (passes_test.cpp).
 TEST(irglcSchedule, DefaultConstructedIsThread) { EXPECT_EQ(Schedule{}.name(), "thread"); }

@@ -62,15 +62,10 @@ struct Variable {
 // Schedules
 //===----------------------------------------------------------------------===//
 
+// The schedules, one per row of Schedules.def.
 enum class ScheduleKind {
-  thread,      // a vertex per thread, its edges sequentially
-  warp,        // a vertex per warp
-  block,       // a vertex per thread block
-  group,       // a vertex per cooperative group of group_size threads
-  twc,         // thread/warp/CTA binning by degree (Merrill et al.)
-  lb,          // all edges spread evenly over the grid (Gunrock's LB)
-  merge_path,  // equal shares of vertices + edges (Merrill & Garland)
-  alb,         // adaptive: huge vertices edge-balanced, the rest TWC
+#define IRGL_SCHEDULE(Id, Name, Policy, TakesGroupSize, Summary) Id,
+#include "irglc/IR/Schedules.def"
 };
 
 enum class AlbDistribution { cyclic, blocked };
@@ -86,10 +81,21 @@ struct Schedule {
   std::string name() const;
 };
 
-// Parses "thread", "warp", "block", "group:N", "twc", "lb", "merge-path",
-// "alb". Returns an error message (empty on success).
+// Parses a schedule name of Schedules.def ("thread", "group:64", "alb", ...).
+// Returns an error message (empty on success).
 std::string parse_schedule_name(const std::string& text, Schedule& schedule);
-// The names parse_schedule_name accepts, for messages and --help.
+// Applies one `key=value` option of Schedules.def to `schedule`; returns an
+// error message or "".
+std::string apply_schedule_option(const std::string& option, Schedule& schedule);
+// A name followed by options, comma-separated ("alb,threshold=0"), as
+// --schedule takes it. Returns an error message or "".
+std::string parse_schedule_spec(const std::string& text, Schedule& schedule);
+// The runtime policy of a schedule for blocks of `block_threads` threads
+// ("Twc<256>", "GroupMapped<256, 64>"), in namespace irgl::gpu::schedule.
+std::string schedule_policy(const Schedule& schedule, unsigned block_threads);
+// One line per schedule and option, for --help.
+std::string schedule_help();
+// The names parse_schedule_name accepts, for messages.
 std::string schedule_names();
 
 //===----------------------------------------------------------------------===//
