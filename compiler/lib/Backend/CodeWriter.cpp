@@ -52,14 +52,14 @@ void CodeWriter::comment(const std::string& text) {
 
 void CodeWriter::fragment(const CodeFragment& code, const std::string& next_vertex,
                           const std::string& next_edge) {
-  out_ << render(code, indent(), next_vertex, next_edge);
+  out_ << render(code, indent(), next_vertex, next_edge, run_.argument());
 }
 
 std::string CodeWriter::expression(const CodeFragment& code, size_t column,
                                    const std::string& next_vertex,
                                    const std::string& next_edge) const {
   const std::string margin = indent() + std::string(column, ' ');
-  std::string text = render(code, margin, next_vertex, next_edge);
+  std::string text = render(code, margin, next_vertex, next_edge, run_.argument());
   text.erase(0, std::min(margin.size(), text.size()));  // line() indents the first line
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
   return text;
@@ -179,10 +179,10 @@ void write_host_stmt(CodeWriter& out, const HostStmt& stmt, const OutlinedLoopWr
       out.fragment(stmt.code);
       return;
     case K::launch:
-      out.line(launch_text(stmt) + ";  // " + where(stmt.loc));
+      out.line(launch_text(stmt, out.run()) + ";  // " + where(stmt.loc));
       return;
     case K::for_all_nodes:
-      out.line(launch_text(stmt) + ";  // " + where(stmt.loc) + ": for_all_nodes");
+      out.line(launch_text(stmt, out.run()) + ";  // " + where(stmt.loc) + ": for_all_nodes");
       return;
     case K::output:
       out.line("output(" + stmt.name + ");");
@@ -244,20 +244,20 @@ bool has_outlined_loops(const Module& module) {
   return any(module.driver.body);
 }
 
-std::string launch_text(const HostStmt& launch) {
+std::string launch_text(const HostStmt& launch, const RunParameter& run) {
   std::string args;
   for (const std::string& arg : launch.args) args += (args.empty() ? "" : ", ") + arg;
-  return launch.kernel + "(" + args + ")";
+  return launch.kernel + "(" + args + run.argument() + ")";
 }
 
-std::string driver_signature(const Module& module, bool with_defaults) {
+std::string driver_signature(const Module& module, bool with_defaults, const RunParameter& run) {
   const Driver& driver = module.driver;
   std::string signature = "void " + driver.name + "(const Graph& " + driver.graph_param;
   for (const ProgramParam& param : driver.params) {
     signature += ", " + param.var.type + " " + param.var.name;
     if (with_defaults && param.default_value) signature += " = " + *param.default_value;
   }
-  return signature + ")";
+  return signature + run.parameter() + (with_defaults && !run.empty() ? " = {}" : "") + ")";
 }
 
 void write_driver(CodeWriter& out, const Module& module, bool with_defaults,
@@ -265,7 +265,7 @@ void write_driver(CodeWriter& out, const Module& module, bool with_defaults,
   const Driver& driver = module.driver;
   out.line();
   out.comment(where(driver.loc) + ": the driver");
-  out.open(driver_signature(module, with_defaults) + " {");
+  out.open(driver_signature(module, with_defaults, out.run()) + " {");
   out.comment("Every run starts from zeroed vertex data and reductions.");
   for (const Field& field : module.fields) {
     const std::string size = "(" + driver.graph_param + ".num_nodes());";
@@ -346,8 +346,8 @@ void write_program_main(CodeWriter& out, const Module& module, const std::string
   }
   std::string call_args = "irgl_graph";
   for (const ProgramParam& param : driver.params) call_args += ", irgl_params." + param.var.name;
-  out.line("auto irgl_driver = [&](const irgl::lang::Graph& irgl_graph) { " + ns + "::" +
-           driver.name + "(" + call_args + "); };");
+  out.line("auto irgl_driver = [&](const irgl::lang::Graph& irgl_graph" + out.run().parameter() +
+           ") { " + ns + "::" + driver.name + "(" + call_args + out.run().argument() + "); };");
   if (!target_setup.empty()) out.line(target_setup);
   out.line("return irgl::lang::run_program(irgl_argc, irgl_argv, irgl_program, " +
            target_expression + ");");

@@ -10,9 +10,27 @@
 
 namespace irglc {
 
+// The run's options a target's driver hands on (the CUDA target's
+// irgl::lang::CudaRun): a parameter of the driver and of each launcher, an
+// argument of each launch and of each Pipe's constructor. The CPU target
+// has none (both empty).
+struct RunParameter {
+  std::string type;  // "const irgl::lang::CudaRun&"
+  std::string name;  // "irgl_run"
+  bool empty() const { return name.empty(); }
+  // ", irgl_run", or "" without one: appended to an argument list.
+  std::string argument() const { return empty() ? "" : ", " + name; }
+  // ", const irgl::lang::CudaRun& irgl_run", or "".
+  std::string parameter() const { return empty() ? "" : ", " + type + " " + name; }
+};
+
 // Accumulates generated code with indentation.
 class CodeWriter {
  public:
+  // The driver's run parameter (none by default).
+  void set_run(RunParameter run) { run_ = std::move(run); }
+  const RunParameter& run() const { return run_; }
+
   void line(const std::string& text = "");
   // Writes `text` and indents what follows.
   void open(const std::string& text);
@@ -37,6 +55,7 @@ class CodeWriter {
  private:
   std::ostringstream out_;
   unsigned depth_ = 0;
+  RunParameter run_;
 };
 
 // "irglc_bfs": the namespace of everything generated for a program.
@@ -62,12 +81,15 @@ using OutlinedLoopWriter = std::function<void(CodeWriter& out, const HostStmt& l
 // the target has them.
 void write_driver(CodeWriter& out, const Module& module, bool with_defaults,
                   const OutlinedLoopWriter& outlined = {});
-// A launch or for_all_nodes statement as a call: "expand(g, pipe.in(), pipe.out())".
-std::string launch_text(const HostStmt& launch);
+// A launch or for_all_nodes statement as a call: "expand(g, pipe.in(), pipe.out())",
+// with `run`'s argument last when there is one.
+std::string launch_text(const HostStmt& launch, const RunParameter& run = {});
 // Whether the outlining pass marked some pipe loop of the driver.
 bool has_outlined_loops(const Module& module);
-// The driver's signature: "void bfs(const Graph& g, Node source)".
-std::string driver_signature(const Module& module, bool with_defaults);
+// The driver's signature: "void bfs(const Graph& g, Node source)", with
+// `run`'s parameter last when there is one (defaulted with the others).
+std::string driver_signature(const Module& module, bool with_defaults,
+                             const RunParameter& run = {});
 
 // The body of a vertex loop as sequential code: pre steps (guards become
 // nested ifs), the edge loop as a plain for loop, post code.

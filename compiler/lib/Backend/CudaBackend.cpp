@@ -107,7 +107,7 @@ void write_library_entry(CodeWriter& out, const Module& module, const std::vecto
              module.program_name + " needs float edge weights\");");
   std::string args = "view_of(irgl_graph)";
   for (const ProgramParam& param : module.driver.params) args += ", " + param.var.name;
-  out.line(module.driver.name + "(" + args + ");");
+  out.line(module.driver.name + "(" + args + ", irgl::lang::CudaRun{});");
   out.line("Result irgl_result;");
   for (const std::string& name : outputs)
     out.line("irgl_result." + name + " = " + name + (module.find_field(name) ? ".download();" : ".value();"));
@@ -135,6 +135,7 @@ GeneratedCode generate_cuda(const Module& module, const BackendOptions& options)
   collect_outputs(module.driver.body, outputs);
 
   CodeWriter out;
+  out.set_run({"const irgl::lang::CudaRun&", "irgl_run"});
   write_banner(out, module, options,
                library ? "Target cuda, as a library (see the header)." : "Target cuda: a GPU program.");
   out.line(has_outlined_loops(module) ? "#include <irgl/gpu/schedule/outline.cuh>"

@@ -305,8 +305,8 @@ std::string launcher_params(const Kernel& kernel) {
   return params;
 }
 
-// make_<kernel>(args): the Body for a launch's arguments; <kernel>_options():
-// its schedule options. The launcher and outlined loops (CudaBackend.cpp)
+// make_<kernel>(args): the Body for a launch's arguments;
+// <kernel>_options(run): its schedule options under the run's. The launcher and outlined loops (CudaBackend.cpp)
 // both build their Bodies with them.
 void write_body_factory(CodeWriter& out, const Kernel& kernel) {
   std::string members;
@@ -319,17 +319,19 @@ void write_body_factory(CodeWriter& out, const Kernel& kernel) {
   out.open(body_name(kernel) + " make_" + kernel.name + "(" + launcher_params(kernel) + ") {");
   out.line("return {" + members + "};");
   out.close();
-  out.open("schedule::RunOptions " + kernel.name + "_options() {");
-  out.line("schedule::RunOptions options;");
-  out.line("options.kernel_name = \"" + kernel.name + "\";");
+  const RunParameter& run = out.run();
+  out.open("schedule::RunOptions " + kernel.name + "_options(" + run.type + " " + run.name + ") {");
+  out.line("schedule::RunOptions options = " + run.name + ".options(\"" + kernel.name + "\");");
   const VertexLoop& loop = kernel.loop;
   if (loop.edge_loop && loop.edge_loop->schedule.kind == ScheduleKind::alb) {
     const Schedule& schedule = loop.edge_loop->schedule;
     if (schedule.alb_threshold_for_varying_work)
       out.comment(where(loop.edge_loop->loc) +
-                  " loops per edge: every vertex is huge, its edges spread over the grid.");
+                  " loops per edge: every vertex is huge, its edges spread over the grid"
+                  " (whatever the run's --alb-threshold).");
     if (schedule.alb_threshold)
       out.line("options.alb_threshold = " + std::to_string(*schedule.alb_threshold) + ";");
+    if (schedule.alb_threshold_for_varying_work) out.line("options.alb_threshold_fixed = true;");
     if (schedule.alb_distribution == AlbDistribution::blocked)
       out.line("options.alb_distribution = schedule::Distribution::blocked;");
   }
@@ -350,12 +352,12 @@ void write_launcher(CodeWriter& out, const Kernel& kernel, const BackendOptions&
   out.comment(where(kernel.loc) + ": runs " + body_name(kernel) + " over " +
               (loop.domain == VertexDomain::all_nodes ? "all vertices" : "the worklist " + loop.worklist) +
               ", schedule " + kernel_schedule_name(kernel) + ".");
-  out.open("void " + kernel.name + "(" + launcher_params(kernel) + ") {");
+  out.open("void " + kernel.name + "(" + launcher_params(kernel) + out.run().parameter() + ") {");
   // irgl_state: a kernel parameter cannot have that name.
   out.line("static schedule::State<" + body_name(kernel) +
            (options.instrument_load ? ", schedule::LoadCounters" : "") + "> irgl_state;");
   out.line(policy(kernel, options.block_threads) + "::run(make_" + kernel.name + "(" + args + "), " +
-           frontier + ", irgl_state, " + kernel.name + "_options());");
+           frontier + ", irgl_state, " + kernel.name + "_options(" + out.run().name + "));");
   out.close();
 }
 

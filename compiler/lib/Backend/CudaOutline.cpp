@@ -116,7 +116,8 @@ void write_outlined_loop(CodeWriter& out, const Module& module, const HostStmt& 
   const std::vector<Step> steps = steps_of(module, loop);
   const std::string rounds_type = loop.outlined + "_rounds";
   const std::string threads = std::to_string(options.block_threads);
-  out.open("if (schedule::outline_mode() != schedule::OutlineMode::off) {");
+  const std::string& run = out.run().name;
+  out.open("if (" + run + ".outline != schedule::OutlineMode::off) {");
   out.comment("The rounds in one kernel launch (" + rounds_type + "); the pipe is empty after.");
   out.line("static schedule::OutlinedLoop<" + threads + ", " + rounds_type + "> irgl_loop;");
   for (const Step& step : steps)
@@ -129,20 +130,21 @@ void write_outlined_loop(CodeWriter& out, const Module& module, const HostStmt& 
     out.line("irgl_rounds." + step.member + "_items = schedule::InGrid<" +
              policy(*step.kernel, options.block_threads) + ">::items(");
     out.line("    irgl_rounds." + step.member + ", irgl_" + step.member + "_state, " +
-             step.kernel->name + "_options(), irgl_shape);");
+             step.kernel->name + "_options(" + run + "), irgl_shape);");
   }
   out.comment("A round the kernel leaves to the host (--outline=auto: more items than the kernel has");
   out.comment("threads, or enough edges for a bitmap output), with a launch per kernel.");
   out.open("auto irgl_host_round = [&]() -> uint64_t {");
   out.line("const uint64_t irgl_size = " + loop.name + ".size();");
   out.line("if (irgl_size == 0) return 0;");
-  for (const Step& step : steps) out.line(launch_text(*step.launch) + ";  // " + where(step.launch->loc));
+  for (const Step& step : steps)
+    out.line(launch_text(*step.launch, out.run()) + ";  // " + where(step.launch->loc));
   out.line(loop.name + ".swap();");
   out.line("return irgl_size;");
   out.close("};");
   out.line(loop.name + ".ran_on_device(");
   out.line("    irgl_loop.run(irgl_rounds, " + loop.name +
-           ".storage(), schedule::outline_mode(), irgl_host_round,");
+           ".storage(), " + run + ".outline, irgl_host_round,");
   out.line("                  " + loop.name + ".dense_round_check()));");
   out.reopen("} else {  // --outline=off: a launch per kernel and round");
 }

@@ -202,6 +202,14 @@ class HostCodeVisitor : public RecursiveASTVisitor<HostCodeVisitor> {
     return true;
   }
 
+  // A Pipe takes the run's options as its last argument on the GPU.
+  bool VisitCXXConstructExpr(CXXConstructExpr* construct) {
+    if (dsl::is_pipe(construct->getType()) && construct->getNumArgs() > 0 &&
+        construct->getParenOrBraceRange().isValid())
+      context_.mark_run_argument(construct->getParenOrBraceRange().getEnd());
+    return true;
+  }
+
   bool VisitVarDecl(VarDecl* var) {
     if (dsl::is_pipe(var->getType())) uses_pipe_ = true;
     if (dsl::is_worklist(var->getType()) && !var->getType()->isReferenceType())

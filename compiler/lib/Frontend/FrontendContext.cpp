@@ -2,6 +2,8 @@
 
 #include "FrontendContext.h"
 
+#include <algorithm>
+
 #include "clang/AST/Stmt.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Lex/Lexer.h"
@@ -16,8 +18,19 @@ namespace {
 // (Split literals: "\x01E" would be the single character 0x1E.)
 constexpr char kNextVertexMarker[] = "\x01" "V" "\x01";
 constexpr char kNextEdgeMarker[] = "\x01" "E" "\x01";
+constexpr char kRunArgumentMarker[] = "\x01" "R" "\x01";
 constexpr size_t kMarkerLength = sizeof kNextVertexMarker - 1;
 static_assert(sizeof kNextEdgeMarker - 1 == kMarkerLength, "markers of one length");
+static_assert(sizeof kRunArgumentMarker - 1 == kMarkerLength, "markers of one length");
+
+// The marker at `at` in `code`, as a segment kind.
+CodeSegment::Kind marker_kind(const std::string& code, size_t at) {
+  switch (code[at + 1]) {
+    case 'V': return CodeSegment::Kind::next_vertex;
+    case 'E': return CodeSegment::Kind::next_edge;
+    default: return CodeSegment::Kind::run_argument;
+  }
+}
 }  // namespace
 
 FrontendContext::FrontendContext(ASTContext& ast, std::vector<SchedulePragma> pragmas)
@@ -106,16 +119,15 @@ CodeFragment FrontendContext::fragment(const Stmt* stmt) {
   // Split at hole markers.
   size_t start = 0;
   while (start < code.size()) {
-    const size_t vertex = code.find(kNextVertexMarker, start);
-    const size_t edge = code.find(kNextEdgeMarker, start);
-    const size_t at = std::min(vertex, edge);
+    const size_t at = std::min({code.find(kNextVertexMarker, start),
+                                code.find(kNextEdgeMarker, start),
+                                code.find(kRunArgumentMarker, start)});
     if (at == std::string::npos) {
       result.segments.push_back({CodeSegment::Kind::text, code.substr(start)});
       break;
     }
     if (at > start) result.segments.push_back({CodeSegment::Kind::text, code.substr(start, at - start)});
-    result.segments.push_back({at == vertex ? CodeSegment::Kind::next_vertex
-                                            : CodeSegment::Kind::next_edge, ""});
+    result.segments.push_back({marker_kind(code, at), ""});
     start = at + kMarkerLength;
   }
   return result;
@@ -134,6 +146,12 @@ void FrontendContext::mark_hole(const Stmt* stmt, CodeSegment::Kind kind) {
   const unsigned length = isa<ContinueStmt>(stmt) ? 8 : 6;  // "continue" / "return"
   rewriter_.ReplaceText(keyword, length,
                         kind == CodeSegment::Kind::next_vertex ? kNextVertexMarker : kNextEdgeMarker);
+}
+
+void FrontendContext::mark_run_argument(SourceLocation paren) {
+  const SourceLocation at = sources().getExpansionLoc(paren);
+  if (run_arguments_.insert(at.getRawEncoding()).second)
+    rewriter_.InsertTextBefore(at, kRunArgumentMarker);
 }
 
 void FrontendContext::replace(SourceRange range, const std::string& replacement) {

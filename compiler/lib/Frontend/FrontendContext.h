@@ -45,6 +45,10 @@ class FrontendContext {
 
   // Makes the keyword of `stmt` (a continue or return) a hole of `kind`.
   void mark_hole(const clang::Stmt* stmt, CodeSegment::Kind kind);
+  // Marks the end of a Pipe's constructor arguments, just before `paren`
+  // (its closing parenthesis or brace): a run_argument hole. Once per
+  // place: host code may be checked more than once.
+  void mark_run_argument(clang::SourceLocation paren);
   // Replaces a token range's text in the generated copy.
   void replace(clang::SourceRange range, const std::string& replacement);
 
@@ -72,6 +76,7 @@ class FrontendContext {
   unsigned warning_id_;
   unsigned note_id_;
   std::vector<SchedulePragma> pragmas_;
+  std::set<unsigned> run_arguments_;  // mark_run_argument's places (raw encodings)
 };
 
 }  // namespace irglc

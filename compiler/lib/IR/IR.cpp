@@ -212,13 +212,15 @@ const Kernel* Module::find_kernel(const std::string& name) const {
 //===----------------------------------------------------------------------===//
 
 std::string render(const CodeFragment& fragment, const std::string& indent,
-                   const std::string& next_vertex, const std::string& next_edge) {
+                   const std::string& next_vertex, const std::string& next_edge,
+                   const std::string& run_argument) {
   std::string joined;
   for (const auto& segment : fragment.segments) {
     switch (segment.kind) {
       case CodeSegment::Kind::text: joined += segment.text; break;
       case CodeSegment::Kind::next_vertex: joined += next_vertex; break;
       case CodeSegment::Kind::next_edge: joined += next_edge; break;
+      case CodeSegment::Kind::run_argument: joined += run_argument; break;
     }
   }
   // Continuation lines keep their indentation relative to the first line.

@@ -1,6 +1,5 @@
 // Host-side parts of the schedules (irgl/gpu/schedule/).
 
-#include <map>
 #include <nlohmann/json.hpp>
 
 #include "irgl/gpu/check.h"
@@ -27,20 +26,16 @@ void store_count(unsigned long long* count, uint64_t value, cudaStream_t stream)
   IRGL_CUDA_CHECK_LAUNCH();
 }
 
-AlbOverrides& alb_overrides() {
-  static AlbOverrides overrides;
-  return overrides;
+void LoadLog::add(LoadRecord record) {
+  record.launch = launches_[{record.kernel, record.phase}]++;
+  records_.push_back(std::move(record));
 }
 
-std::vector<LoadRecord>& global_load_log() {
-  static std::vector<LoadRecord> log;
-  return log;
-}
-
-void write_load_log(std::ostream& out, const std::vector<LoadRecord>& log,
+void write_load_log(std::ostream& out, const LoadLog& load_log,
                     const std::string& frontiers_json) {
   // One record per line: the file stays readable and diffable with
   // thousands of launches.
+  const std::vector<LoadRecord>& log = load_log.records();
   out << "{\"records\": [";
   for (size_t r = 0; r < log.size(); ++r) {
     const LoadRecord& record = log[r];
@@ -69,24 +64,21 @@ LoadCounters LoadRecorder::begin(unsigned blocks, cudaStream_t stream) {
   return counters;
 }
 
-void LoadRecorder::end(const std::string& kernel, const std::string& phase, cudaStream_t stream) {
+void LoadRecorder::end(LoadLog* log, const std::string& kernel, const std::string& phase,
+                       cudaStream_t stream) {
+  if (!log) return;
   std::vector<unsigned long long> edges(blocks_), paths(kLoadPaths);
   IRGL_CUDA_CHECK(cudaMemcpyAsync(edges.data(), block_edges_.data(), blocks_ * sizeof(unsigned long long),
                                   cudaMemcpyDeviceToHost, stream));
   IRGL_CUDA_CHECK(cudaMemcpyAsync(paths.data(), path_vertices_.data(),
                                   kLoadPaths * sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream));
   IRGL_CUDA_CHECK(cudaStreamSynchronize(stream));
-  auto& log = global_load_log();
   LoadRecord record;
   record.kernel = kernel;
   record.phase = phase;
-  // Launches so far per kernel and phase (a map: runs can have many rounds).
-  static std::map<std::pair<std::string, std::string>, uint64_t> launches;
-  if (log.empty()) launches.clear();
-  record.launch = launches[{kernel, phase}]++;
   record.block_edges.assign(edges.begin(), edges.end());
   for (int p = 0; p < kLoadPaths; ++p) record.path_vertices[p] = paths[p];
-  log.push_back(std::move(record));
+  log->add(std::move(record));
 }
 
 }  // namespace irgl::gpu::schedule

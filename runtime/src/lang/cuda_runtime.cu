@@ -112,7 +112,11 @@ detail::PipeMemory take_pipe(uint64_t capacity) {
 
 }  // namespace
 
-Pipe::Pipe(const Graph& graph) : memory_(take_pipe(pipe_capacity(graph))), graph_(graph) {}
+Pipe::Pipe(const Graph& graph, const CudaRun& run)
+    : memory_(take_pipe(pipe_capacity(graph))),
+      graph_(graph),
+      mode_(run.frontier),
+      log_(run.frontier_log) {}
 
 Pipe::~Pipe() {
   if (memory_.queues.capacity() != 0) idle_pipes().push_back(std::move(memory_));
@@ -156,7 +160,7 @@ uint64_t Pipe::size() {
   // Estimating the degree sum ahead, in every round that may need it, costs
   // a small kernel; reading it when needed would cost a second sync.
   const bool sample =
-      gpu::FrontierPolicy::may_need_degree_sum(gpu::frontier_mode(), graph_inputs());
+      gpu::FrontierPolicy::may_need_degree_sum(mode_, graph_inputs());
   if (sample)
     memory_.stats.sample_degree_sum(memory_.queues.in(), graph_.out().offsets, stream());
   const gpu::PipeSizes sizes = memory_.queues.read_sizes();
@@ -171,7 +175,7 @@ uint64_t Pipe::size() {
 
 void Pipe::count_input_members(const gpu::DenseBitmapView& members) {
   known_in_degree_sum_.reset();
-  if (gpu::FrontierPolicy::may_need_degree_sum(gpu::frontier_mode(), graph_inputs())) {
+  if (gpu::FrontierPolicy::may_need_degree_sum(mode_, graph_inputs())) {
     const gpu::FrontierStats::MembersAndDegrees counts =
         memory_.stats.members_and_degree_sum(members, graph_.out().offsets, stream());
     known_in_size_ = counts.members;
@@ -207,7 +211,7 @@ Worklist Pipe::out() {
 }
 
 void Pipe::choose_output() {
-  const gpu::FrontierMode mode = gpu::frontier_mode();
+  const gpu::FrontierMode mode = mode_;
   record_ = {};
   record_.round = rounds_;
   record_.items = known_in_size_ != ~uint64_t{0} ? known_in_size_ : size();
@@ -239,13 +243,13 @@ void Pipe::swap() {
   swept_input_ = false;
   forget_input_counts();
   if (gpu::bitmap_only(record_.output)) take_bitmap_output();
-  gpu::global_frontier_log().rounds.push_back(record_);
+  if (log_) log_->rounds.push_back(record_);
   output_chosen_ = false;
   ++rounds_;
 }
 
 void Pipe::take_bitmap_output() {
-  const gpu::FrontierMode mode = gpu::frontier_mode();
+  const gpu::FrontierMode mode = mode_;
   const gpu::DenseBitmapView output = bitmap(output_bitmap_).view();
   if (gpu::FrontierPolicy::may_sweep(mode, outlined_)) {
     count_input_members(output);
@@ -284,7 +288,7 @@ gpu::Pipe& Pipe::storage() {
 gpu::DenseRoundCheck Pipe::dense_round_check() const {
   const gpu::FrontierInputs inputs = graph_inputs();
   return {graph_.out().offsets, inputs.max_degree,
-          gpu::FrontierPolicy::host_round_edges(gpu::frontier_mode(), inputs)};
+          gpu::FrontierPolicy::host_round_edges(mode_, inputs)};
 }
 
 void Pipe::ran_on_device(uint64_t rounds) {
@@ -293,7 +297,7 @@ void Pipe::ran_on_device(uint64_t rounds) {
   known_in_degree_sum_.reset();
   output_chosen_ = false;
   outlined_ = false;
-  gpu::global_frontier_log().device_rounds += rounds;
+  if (log_) log_->device_rounds += rounds;
 }
 
 unsigned multiprocessor_count() {

@@ -263,35 +263,6 @@ void write_load_report_file(const std::string& path, bool force, const ProgramTa
   std::cout << "load report " << path << "\n";
 }
 
-// The ALB overrides asked for, checked; prints them so that reports show them.
-void tune_alb(const po::variables_map& values, ProgramTarget& target) {
-  std::optional<uint64_t> threshold;
-  std::optional<bool> blocked;
-  if (values.count("alb-threshold"))
-    threshold = parse_unsigned(values["alb-threshold"].as<std::string>(), "--alb-threshold",
-                               UINT64_MAX - 1);  // the largest value means "the default"
-  if (values.count("alb-distribution")) {
-    const std::string distribution = values["alb-distribution"].as<std::string>();
-    if (distribution != "cyclic" && distribution != "blocked")
-      throw InputError::in("--alb-distribution",
-                           "'" + distribution + "' is neither cyclic nor blocked");
-    blocked = distribution == "blocked";
-  }
-  std::optional<std::string> row_tiles;
-  if (values.count("alb-rows")) {
-    row_tiles = values["alb-rows"].as<std::string>();
-    if (*row_tiles != "on" && *row_tiles != "off" && *row_tiles != "auto")
-      throw InputError::in("--alb-rows", "'" + *row_tiles + "' is neither on, off nor auto");
-  }
-  if (!threshold && !blocked && !row_tiles) return;
-  target.tune_alb(threshold, blocked, row_tiles);
-  std::cout << "alb overrides: threshold "
-            << (threshold ? std::to_string(*threshold) : std::string("as compiled"))
-            << ", distribution "
-            << (blocked ? (*blocked ? "blocked" : "cyclic") : "as compiled") << ", row tiles "
-            << row_tiles.value_or("as compiled") << "\n";
-}
-
 }  // namespace
 
 int run_program(int argc, char** argv, const ProgramDescription& description,
@@ -327,32 +298,9 @@ int run_program(int argc, char** argv, const ProgramDescription& description,
       options.add_options()("load-report", po::value(&load_report),
                             "write the last run's load log (per-block edges, vertices per path) "
                             "as JSON, for tools/plot-load.py");
-    const bool tunes_alb =
-        target.tunes_alb() && description.schedules.find("alb") != std::string::npos;
-    if (tunes_alb)
-      options.add_options()("alb-threshold", po::value<std::string>(),
-                            "override the ALB threshold the kernels were compiled with "
-                            "(degree above which a vertex is huge; 0: every vertex)")(
-          "alb-distribution", po::value<std::string>(),
-          "override the ALB huge-edge distribution: cyclic or blocked")(
-          "alb-rows", po::value<std::string>(),
-          "ALB's path for loops over all vertices that accumulate over their edges (spmv, pr): "
-          "on (row tiles), off (TWC) or auto (the default: time each twice, keep the faster)");
-    if (description.outlined_loops)
-      options.add_options()("outline", po::value<std::string>(),
-                            "how pipe loops run: auto (the default: rounds in one cooperative "
-                            "kernel, except rounds with more items than it has threads, which "
-                            "are launched from the host), persistent (every round in the "
-                            "kernel), graph (a CUDA graph launches a kernel per round), off (a "
-                            "launch per kernel and round, from the host)");
-    if (target.chooses_frontiers())
-      options.add_options()("frontier", po::value<std::string>(),
-                            "the form of each round's frontier: auto (the default: chosen per "
-                            "round from the graph and the input's size and degree), sparse (a "
-                            "queue), unique "
-                            "(a queue, each vertex pushed once per round), dense (a bitmap, "
-                            "compacted into a sorted queue), sweep (a bitmap; the next round "
-                            "visits every vertex and skips non-members)");
+    const std::vector<TargetOption> target_options = target.options(description);
+    for (const TargetOption& option : target_options)
+      options.add_options()(option.name.c_str(), po::value<std::string>(), option.help.c_str());
     po::options_description parameters("Program parameters");
     for (const ProgramParameter& parameter : description.parameters)
       add_parameter(parameters, parameter, random_nodes);
@@ -389,20 +337,9 @@ int run_program(int argc, char** argv, const ProgramDescription& description,
       OutputFile::check(original_ids_path(output), force);
     if (!load_report.empty()) OutputFile::check(load_report, force);
 
-    if (tunes_alb) tune_alb(values, target);
-    if (values.count("outline")) {
-      const std::string mode = values["outline"].as<std::string>();
-      if (!target.set_outline_mode(mode))
-        throw InputError::in("--outline", "'" + mode + "' is not auto, persistent, graph or off");
-      std::cout << "outline: " << mode << "\n";
-    }
-    if (values.count("frontier")) {
-      const std::string mode = values["frontier"].as<std::string>();
-      if (!target.set_frontier_mode(mode))
-        throw InputError::in("--frontier",
-                             "'" + mode + "' is not auto, sparse, unique, dense or sweep");
-      std::cout << "frontier mode: " << mode << "\n";
-    }
+    for (const TargetOption& option : target_options)
+      if (values.count(option.name))
+        std::cout << option.apply(values[option.name].as<std::string>()) << "\n";
 
     const auto load_start = std::chrono::steady_clock::now();
     const LoadOptions load_options = graph_load_options(graph_values, description);

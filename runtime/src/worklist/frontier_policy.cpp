@@ -39,11 +39,6 @@ std::optional<FrontierMode> parse_frontier_mode(const std::string& text) {
   return std::nullopt;
 }
 
-FrontierMode& frontier_mode() {
-  static FrontierMode mode = FrontierMode::automatic;
-  return mode;
-}
-
 uint64_t FrontierPolicy::dense_edges(uint64_t vertices, uint64_t edges) {
   if (edges == 0) return ~uint64_t{0};  // no round visits an edge
   // |V| + K |V| / (|E| / |V|), in floating point: |V|^2 overflows.
@@ -105,7 +100,7 @@ std::string FrontierLog::summary() const {
     swept += record.swept_next;
   }
   std::ostringstream text;
-  text << "frontier: " << frontier_mode_name(frontier_mode()) << ", host rounds "
+  text << "frontier: " << frontier_mode_name(mode) << ", host rounds "
        << counts[0] << " sparse, " << counts[1] << " unique, " << counts[2]
        << " dense, " << counts[3] << " sweep (" << swept << " read by a sweep), "
        << device_rounds << " rounds in the persistent kernel (sparse)";
@@ -129,11 +124,6 @@ std::string FrontierLog::json() const {
     text += (i ? ",\n  " : "\n  ") + json.dump();
   }
   return text + (rounds.empty() ? "]" : "\n]");
-}
-
-FrontierLog& global_frontier_log() {
-  static FrontierLog log;
-  return log;
 }
 
 }  // namespace irgl::gpu

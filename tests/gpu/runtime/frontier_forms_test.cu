@@ -31,31 +31,29 @@ using irgl::testing::vectors_equal;
 
 constexpr int kThreads = 256;
 
-// Restores the process-wide mode after a test.
-class FrontierModeScope {
- public:
-  explicit FrontierModeScope(FrontierMode mode) : saved_(gpu::frontier_mode()) {
-    gpu::frontier_mode() = mode;
+// A run with a fixed frontier mode and its own log of the pipes' choices.
+struct TestRun {
+  explicit TestRun(FrontierMode mode) {
+    run.frontier = log.mode = mode;
+    run.frontier_log = &log;
   }
-  ~FrontierModeScope() { gpu::frontier_mode() = saved_; }
-
- private:
-  FrontierMode saved_;
+  TestRun(const TestRun&) = delete;  // run points into it
+  gpu::FrontierLog log;
+  CudaRun run;
 };
 
 // BFS rounds from `source` with host-launched rounds, as irglc's driver runs
-// a pipe loop; returns the levels and leaves the log of choices in
-// gpu::global_frontier_log().
+// a pipe loop, under `run` (which logs the choices); returns the levels.
 template <class Policy, class Push>
 std::vector<uint32_t> pipe_bfs(const CsrGraph& host, const gpu::DeviceGraph& device,
-                               VertexId source, std::vector<uint32_t>* edges_seen = nullptr) {
+                               VertexId source, const CudaRun& run,
+                               std::vector<uint32_t>* edges_seen = nullptr) {
   const Graph graph = view_of(device);
   gpu::DeviceBuffer<uint32_t> level(host.num_vertices()), seen(host.num_vertices());
   start_levels(level, source);
   seen.zero();
-  gpu::global_frontier_log().clear();
   static schedule::State<ExpandBody<Push>> state;
-  Pipe pipe(graph);
+  Pipe pipe(graph, run);
   pipe.push(source);
   while (!pipe.empty()) {
     const ExpandBody<Push> body{graph, pipe.in(), pipe.out(), {level.data()}, {seen.data()}};
@@ -73,21 +71,25 @@ const CsrGraph& test_graph() {
   return graph;
 }
 
+// Copies the log of the frontier choices to `choices`, if given.
 template <class Policy, class Push = StagedWorklist<0>>
-void check_bfs(FrontierMode mode, const CsrGraph& host = test_graph(), VertexId source = 5) {
+void check_bfs(FrontierMode mode, const CsrGraph& host = test_graph(), VertexId source = 5,
+               gpu::FrontierLog* choices = nullptr) {
   SCOPED_TRACE(gpu::frontier_mode_name(mode));
-  const FrontierModeScope scope(mode);
+  const TestRun test_run(mode);
   const gpu::DeviceGraph device(host);
   uint64_t rounds = 0;
   const std::vector<uint32_t> expected = cpu_levels(host, source, rounds);
   std::vector<uint32_t> seen;
-  EXPECT_TRUE(vectors_equal(expected, pipe_bfs<Policy, Push>(host, device, source, &seen)));
+  EXPECT_TRUE(
+      vectors_equal(expected, pipe_bfs<Policy, Push>(host, device, source, test_run.run, &seen)));
   // post() ran once per reached vertex, after all of its edges.
   for (VertexId v = 0; v < host.num_vertices(); ++v)
     if (expected[v] != kUnvisited)
       ASSERT_EQ(seen[v], host.out_offsets[v + 1] - host.out_offsets[v]) << "vertex " << v;
 
-  const gpu::FrontierLog& log = gpu::global_frontier_log();
+  const gpu::FrontierLog& log = test_run.log;
+  if (choices) *choices = log;
   ASSERT_EQ(log.rounds.size(), rounds);
   for (const gpu::FrontierRecord& record : log.rounds) {
     SCOPED_TRACE("round " + std::to_string(record.round));
@@ -187,7 +189,7 @@ class SweptInput : public ::testing::Test {
   void SetUp() override {
     IRGL_REQUIRE_GPU();
     test_.emplace();
-    pipe_.emplace(test_->graph);
+    pipe_.emplace(test_->graph, run_.run);
     push_from_five(*pipe_, test_->graph);
     pipe_->swap();
     ASSERT_NE(pipe_->in().members.words, nullptr);
@@ -195,9 +197,10 @@ class SweptInput : public ::testing::Test {
   const CsrGraph& host() const { return test_->host; }
   const Graph& graph() const { return test_->graph; }
   Pipe& pipe() { return *pipe_; }
+  const gpu::FrontierLog& log() const { return run_.log; }
 
  private:
-  FrontierModeScope scope_{FrontierMode::sweep};
+  TestRun run_{FrontierMode::sweep};
   std::optional<TestGraph> test_;
   std::optional<Pipe> pipe_;
 };
@@ -210,8 +213,8 @@ TEST(FrontierForms, UniqueAndDensePushEachVertexOnce) {
   const uint64_t distinct = distinct_targets(host, 0, host.num_edges()).size();
   for (FrontierMode mode : {FrontierMode::sparse, FrontierMode::unique, FrontierMode::dense}) {
     SCOPED_TRACE(gpu::frontier_mode_name(mode));
-    const FrontierModeScope scope(mode);
-    Pipe pipe(graph);
+    const TestRun test_run(mode);
+    Pipe pipe(graph, test_run.run);
     pipe.push_all();
     ASSERT_EQ(pipe.size(), host.num_vertices());
     push_neighbours<<<64, 256>>>(graph, pipe.in(), pipe.out());
@@ -235,13 +238,14 @@ TEST(FrontierForms, UniqueAndDensePushEachVertexOnce) {
 TEST(FrontierForms, AutomaticFollowsThePolicy) {
   IRGL_REQUIRE_GPU();
   const CsrGraph host = irgl::testing::skewed_graph(200000, 3000000);
-  check_bfs<schedule::Alb<kThreads>>(FrontierMode::automatic, host, 0);
+  gpu::FrontierLog log;
+  check_bfs<schedule::Alb<kThreads>>(FrontierMode::automatic, host, 0, &log);
   const uint64_t n = host.num_vertices();
   uint64_t max_degree = 0;
   for (VertexId v = 0; v < n; ++v)
     max_degree = std::max<uint64_t>(max_degree, host.out_offsets[v + 1] - host.out_offsets[v]);
   bool saw_sparse = false, saw_dense = false;
-  for (const gpu::FrontierRecord& record : gpu::global_frontier_log().rounds) {
+  for (const gpu::FrontierRecord& record : log.rounds) {
     const gpu::FrontierInputs inputs{n, host.num_edges(), max_degree, record.items,
                                      record.degree_sum};
     EXPECT_EQ(record.degree_sum.has_value(),
@@ -275,7 +279,7 @@ TEST_F(SweptInput, IsCompactedWhereAQueueIsNeeded) {
   push_neighbours<<<64, 256>>>(graph(), pipe().in(), pipe().out());
   pipe().swap();
   EXPECT_EQ(pipe().in().members.words, nullptr);
-  EXPECT_FALSE(gpu::global_frontier_log().rounds.back().swept_next);
+  EXPECT_FALSE(log().rounds.back().swept_next);
 }
 
 __global__ void record_size(Worklist worklist, unsigned long long* size) {
@@ -303,8 +307,8 @@ TEST(FrontierForms, AnOutputIteratedInItsOwnRoundHasItsPushes) {
       distinct_targets(host, host.out_offsets[5], host.out_offsets[6]).size();
   for (FrontierMode mode : {FrontierMode::unique, FrontierMode::dense, FrontierMode::sweep}) {
     SCOPED_TRACE(gpu::frontier_mode_name(mode));
-    const FrontierModeScope scope(mode);
-    Pipe pipe(graph);
+    const TestRun test_run(mode);
+    Pipe pipe(graph, test_run.run);
     push_from_five(pipe, graph);
     gpu::DeviceBuffer<unsigned long long> count(1);
     count.zero();
@@ -341,11 +345,11 @@ TEST_F(SweptInput, PushesToItAreMembers) {
 // one round could change the round's form.
 TEST(FrontierForms, AnOutlinedLoopChoosesOnlyInItsHostRounds) {
   IRGL_REQUIRE_GPU();
-  const FrontierModeScope scope(FrontierMode::dense);
+  const TestRun test_run(FrontierMode::dense);
   const TestGraph test;
   const CsrGraph& host = test.host;
   const Graph& graph = test.graph;
-  Pipe pipe(graph);
+  Pipe pipe(graph, test_run.run);
   pipe.push_all();
   pipe.storage();
   EXPECT_EQ(pipe.out().pushed_bits.words, nullptr);  // the set-up's worklists

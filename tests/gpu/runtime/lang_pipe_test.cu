@@ -19,7 +19,7 @@ TEST(LangPipe, TheNextRunReusesTheStorageEmpty) {
   release_idle_pipes();
   const VertexId* first_storage[2] = {};
   {
-    Pipe run(graph);
+    Pipe run(graph, CudaRun{});
     run.push(3);
     run.push(4);
     EXPECT_EQ(run.size(), 2u);
@@ -28,7 +28,7 @@ TEST(LangPipe, TheNextRunReusesTheStorageEmpty) {
     run.swap();
     run.push(1);  // leaves items behind in both queues
   }
-  Pipe next(graph);
+  Pipe next(graph, CudaRun{});
   EXPECT_EQ(next.size(), 0u);
   const VertexId* reused = next.in().queue.items;
   EXPECT_TRUE(reused == first_storage[0] || reused == first_storage[1]);
@@ -37,7 +37,7 @@ TEST(LangPipe, TheNextRunReusesTheStorageEmpty) {
   next.push(7);
   EXPECT_EQ(next.size(), 1u);
 
-  Pipe alongside(graph);  // a pipe alive at the same time has its own storage
+  Pipe alongside(graph, CudaRun{});  // a pipe alive at the same time has its own storage
   EXPECT_NE(alongside.in().queue.items, next.in().queue.items);
   EXPECT_NE(alongside.in().queue.items, next.out().queue.items);
   EXPECT_EQ(alongside.size(), 0u);

@@ -209,12 +209,13 @@ uint64_t handed_over_hubs(const CsrGraph& host) {
   static State<Body, LoadCounters> state;
   RunOptions options;
   options.alb_threshold = 30000;
-  global_load_log().clear();
+  LoadLog load_log;
+  options.load_log = &load_log;
   const Body body{irgl::lang::view_of(device), Worklist{pipe.in()}, Worklist{pipe.out()},
                   {level.data()}, {edges_seen.data()}};
   Alb<kThreads>::run(body, WorklistItems{pipe.in()}, state, options);
   uint64_t huge_vertices = 0;
-  for (const LoadRecord& record : global_load_log())
+  for (const LoadRecord& record : load_log.records())
     if (record.phase == "twc") huge_vertices += record.path_vertices[int(LoadPath::huge)];
   const std::vector<uint32_t> seen = edges_seen.download();
   for (VertexId v = 1; v <= 40000; ++v)

@@ -89,10 +89,12 @@ struct Case {
 
 // Runs RowSumBody under ALB over every vertex of `host` and checks every
 // row against the CPU. Returns the rows the huge path took, from the load
-// log when Counters is LoadCounters (0 otherwise).
+// log when Counters is LoadCounters (0 otherwise), and leaves the log in
+// `load_log` if given.
 template <class Counters = NoLoadCounters>
 uint64_t check_row_sums(const CsrGraph& host, const Case& test,
-                        State<RowSumBody, Counters>* own_state = nullptr) {
+                        State<RowSumBody, Counters>* own_state = nullptr,
+                        LoadLog* load_log = nullptr) {
   SCOPED_TRACE(std::string(host.name) + ", " + test.name);
   const DeviceGraph device(host);
   const uint32_t n = host.num_vertices();
@@ -107,7 +109,9 @@ uint64_t check_row_sums(const CsrGraph& host, const Case& test,
   options.alb_threshold = test.threshold;
   options.alb_distribution = test.distribution;
   options.alb_row_tiles = test.row_tiles;
-  global_load_log().clear();
+  LoadLog own_log;
+  options.load_log = load_log ? load_log : &own_log;
+  options.load_log->clear();
   const RowSumBody body{irgl::lang::view_of(device), sums.data(), edges_seen.data(), posts.data(),
                         test.layout};
   Alb<kThreads>::run(body, AllNodes{n}, state, options);
@@ -129,7 +133,7 @@ uint64_t check_row_sums(const CsrGraph& host, const Case& test,
     EXPECT_EQ(seen[v], degree) << "edges of row " << v;
   }
   uint64_t huge_rows = 0;
-  for (const LoadRecord& record : global_load_log()) {
+  for (const LoadRecord& record : options.load_log->records()) {
     if (test.row_tiles != RowTiles::automatic)  // the path asked for
       EXPECT_NE(record.phase, test.row_tiles == RowTiles::on ? "twc" : "rows");
     if (record.phase == "rows") huge_rows += record.path_vertices[int(LoadPath::huge)];
@@ -211,9 +215,10 @@ TEST(AlbRowTiles, AutomaticTimesBothPathsThenKeepsTheFaster) {
                        RowTiles::automatic};
   std::vector<std::string> phases;  // the first phase each launch recorded
   for (int launch = 0; launch < PathChoice::kTrials + 2; ++launch) {
-    check_row_sums(host, automatic, &state);
-    ASSERT_FALSE(global_load_log().empty());
-    phases.push_back(global_load_log().front().phase);
+    LoadLog load_log;
+    check_row_sums(host, automatic, &state, &load_log);
+    ASSERT_FALSE(load_log.empty());
+    phases.push_back(load_log.records().front().phase);
   }
   for (int trial = 0; trial < PathChoice::kTrials; ++trial)
     EXPECT_EQ(phases[trial], PathChoice::path_of(trial) == 1 ? "rows" : "twc") << trial;

@@ -35,8 +35,12 @@ struct SourceLoc {
 // that leaves a parallel loop is kept as a hole because backends implement
 // those loops differently (a real loop on the CPU, a lambda in a schedule
 // template on the GPU, where it becomes `return`).
+//
+// A run_argument segment sits before the closing parenthesis of a Pipe's
+// constructor in the driver: the CUDA target passes the run's options there
+// (", irgl_run"), the CPU target nothing.
 struct CodeSegment {
-  enum class Kind { text, next_vertex, next_edge };
+  enum class Kind { text, next_vertex, next_edge, run_argument };
   Kind kind = Kind::text;
   std::string text;  // for Kind::text
 };
@@ -331,10 +335,11 @@ struct Module {
 // Printing helpers shared by the backends
 //===----------------------------------------------------------------------===//
 
-// Renders a fragment, turning holes into `next_vertex` / `next_edge` text and
-// re-indenting continuation lines to `indent`.
+// Renders a fragment, turning holes into `next_vertex` / `next_edge` /
+// `run_argument` text and re-indenting continuation lines to `indent`.
 std::string render(const CodeFragment& fragment, const std::string& indent,
-                   const std::string& next_vertex, const std::string& next_edge);
+                   const std::string& next_vertex, const std::string& next_edge,
+                   const std::string& run_argument = "");
 
 // A readable dump of the IR (for --emit=ir and tests).
 std::string dump(const Module& module);

@@ -35,6 +35,7 @@
 #include "irgl/gpu/worklist/pipe.cuh"
 #include "irgl/gpu/worklist/sparse_queue.cuh"
 #include "irgl/lang/common.h"
+#include "irgl/lang/cuda_run.h"
 #include "irgl/lang/outputs.h"
 
 namespace irgl::lang {
@@ -194,14 +195,14 @@ struct PipeMemory {
 // A destroyed pipe keeps its GPU memory for the next pipe of the same size
 // (the next run of the driver); release_idle_pipes() frees it.
 //
-// Each round's frontier takes the form gpu::frontier_mode() asks for
-// (frontier_policy.h): the form of a round's output is fixed at the round's
-// first out() (from the input's size and degree, read on the host), and the
-// next round's input form at swap(). Every choice is logged in
-// gpu::global_frontier_log().
+// Each round's frontier takes the form the run's frontier mode asks for
+// (CudaRun::frontier, frontier_policy.h): the form of a round's output is
+// fixed at the round's first out() (from the input's size and degree, read
+// on the host), and the next round's input form at swap(). Every choice is
+// logged in the run's frontier log, if it has one.
 class Pipe {
  public:
-  explicit Pipe(const Graph& graph);
+  Pipe(const Graph& graph, const CudaRun& run);
   ~Pipe();
   Pipe(const Pipe&) = delete;
   Pipe& operator=(const Pipe&) = delete;
@@ -258,6 +259,8 @@ class Pipe {
 
   detail::PipeMemory memory_;
   Graph graph_;
+  gpu::FrontierMode mode_;
+  gpu::FrontierLog* log_;
   uint64_t rounds_ = 0;
   uint64_t known_in_size_ = 0;  // the input's size, as last read
   // The input's degree sum, estimated with that size (auto mode, graphs

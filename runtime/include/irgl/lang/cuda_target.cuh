@@ -3,12 +3,13 @@
 #pragma once
 
 #include <functional>
+#include <vector>
 
 #include "irgl/gpu/device_info.h"
 #include "irgl/gpu/schedule/load_log.h"
-#include "irgl/gpu/schedule/outline.cuh"
 #include "irgl/gpu/timer.h"
 #include "irgl/lang/cuda.cuh"
+#include "irgl/lang/cuda_run.h"
 #include "irgl/lang/program.h"
 #include "irgl/support/error.h"
 
@@ -25,12 +26,22 @@ struct DeviceFootprint {
   }
 };
 
+// The options of a run, on the command line of a program for this target.
+std::vector<TargetOption> cuda_run_options(CudaRun& run, const ProgramDescription& description,
+                                           bool chooses_frontiers);
+
 class CudaTarget : public ProgramTarget {
  public:
+  // The driver, called once per run with the run's options.
+  using Driver = std::function<void(const Graph&, const CudaRun&)>;
   // `records_load`: the kernels were generated with --instrument=load.
-  CudaTarget(std::function<void(const Graph&)> driver, DeviceFootprint footprint,
-             bool records_load = false)
-      : driver_(std::move(driver)), footprint_(footprint), records_load_(records_load) {}
+  CudaTarget(Driver driver, DeviceFootprint footprint, bool records_load = false)
+      : driver_(std::move(driver)), footprint_(footprint), records_load_(records_load) {
+    run_.load_log = records_load ? &load_log_ : nullptr;
+    run_.frontier_log = &frontier_log_;
+  }
+  CudaTarget(const CudaTarget&) = delete;  // run_ points into it
+  CudaTarget& operator=(const CudaTarget&) = delete;
 
   std::string device_name() override {
     std::string why;
@@ -46,54 +57,37 @@ class CudaTarget : public ProgramTarget {
   }
 
   double run() override {
-    gpu::schedule::global_load_log().clear();  // keep the last run's only
-    gpu::global_frontier_log().clear();
+    load_log_.clear();  // keep the last run's only
+    frontier_log_.clear();
     gpu::CudaEventTimer timer;
     timer.start();
-    driver_(view_);
+    driver_(view_, run_);
     timer.stop();
     IRGL_CUDA_CHECK(cudaDeviceSynchronize());
     return timer.elapsed_ms();
   }
 
+  std::vector<TargetOption> options(const ProgramDescription& description) override {
+    return cuda_run_options(run_, description, chooses_frontiers());
+  }
   bool records_load() const override { return records_load_; }
-  bool tunes_alb() const override { return true; }
-  void tune_alb(std::optional<uint64_t> threshold, std::optional<bool> blocked,
-                std::optional<std::string> row_tiles) override {
-    using gpu::schedule::RowTiles;
-    auto& overrides = gpu::schedule::alb_overrides();
-    overrides.threshold = threshold;
-    overrides.row_tiles.reset();
-    if (row_tiles)
-      overrides.row_tiles = *row_tiles == "on"    ? RowTiles::on
-                            : *row_tiles == "off" ? RowTiles::off
-                                                  : RowTiles::automatic;
-    if (blocked)
-      overrides.distribution =
-          *blocked ? gpu::schedule::Distribution::blocked : gpu::schedule::Distribution::cyclic;
-  }
-  bool set_outline_mode(const std::string& mode) override {
-    return gpu::schedule::parse_outline_mode(mode, gpu::schedule::outline_mode());
-  }
   void write_load_report(std::ostream& out) const override {
-    gpu::schedule::write_load_log(out, gpu::schedule::global_load_log(),
-                                  gpu::global_frontier_log().json());
-  }
-  bool chooses_frontiers() const override { return footprint_.uses_pipe; }
-  bool set_frontier_mode(const std::string& mode) override {
-    const std::optional<gpu::FrontierMode> parsed = gpu::parse_frontier_mode(mode);
-    if (parsed) gpu::frontier_mode() = *parsed;
-    return parsed.has_value();
+    gpu::schedule::write_load_log(out, load_log_, frontier_log_.json());
   }
   std::string run_summary() const override {
     if (!chooses_frontiers()) return {};
-    return gpu::global_frontier_log().summary();
+    return frontier_log_.summary();
   }
 
  private:
-  std::function<void(const Graph&)> driver_;
+  bool chooses_frontiers() const { return footprint_.uses_pipe; }
+
+  Driver driver_;
   DeviceFootprint footprint_;
   bool records_load_;
+  CudaRun run_;
+  gpu::schedule::LoadLog load_log_;
+  gpu::FrontierLog frontier_log_;
   gpu::DeviceGraph device_graph_;
   Graph view_;
 };

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -52,6 +53,16 @@ struct ProgramDescription {
   std::vector<PathLengthField> path_length_fields;
 };
 
+// A command-line option of one target (--outline, --alb-threshold, ...).
+struct TargetOption {
+  std::string name;  // without the dashes: "alb-threshold"
+  std::string help;
+  // Takes the value given on the command line; throws InputError naming the
+  // option and the value when it is not one. Returns what to print so that
+  // reports show the setting ("outline: persistent").
+  std::function<std::string(const std::string& value)> apply;
+};
+
 // How one target runs the program.
 class ProgramTarget {
  public:
@@ -66,29 +77,11 @@ class ProgramTarget {
   // --instrument=load), and writing the last run's log as JSON.
   virtual bool records_load() const { return false; }
   virtual void write_load_report(std::ostream& out) const { (void)out; }
-  // Whether the ALB parameters compiled into the kernels can be overridden
-  // for a run (--alb-threshold, --alb-distribution "cyclic" or "blocked",
-  // --alb-rows "on", "off" or "auto").
-  virtual bool tunes_alb() const { return false; }
-  virtual void tune_alb(std::optional<uint64_t> threshold, std::optional<bool> blocked,
-                        std::optional<std::string> row_tiles) {
-    (void)threshold;
-    (void)blocked;
-    (void)row_tiles;
-  }
-  // How outlined pipe loops run (--outline: "auto", "persistent", "graph"
-  // or "off"); false when `mode` names none.
-  virtual bool set_outline_mode(const std::string& mode) {
-    (void)mode;
-    return false;
-  }
-  // Whether the program's pipes choose a frontier form per round, and
-  // fixing it (--frontier: "auto", "sparse", "unique", "dense" or "sweep";
-  // false when `mode` names none).
-  virtual bool chooses_frontiers() const { return false; }
-  virtual bool set_frontier_mode(const std::string& mode) {
-    (void)mode;
-    return false;
+  // The options this target adds to the program's command line (the
+  // program driver itself knows none of them).
+  virtual std::vector<TargetOption> options(const ProgramDescription& description) {
+    (void)description;
+    return {};
   }
   // A line about the last run printed after the times (the frontier forms
   // its rounds took), or "".

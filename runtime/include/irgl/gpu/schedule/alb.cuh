@@ -9,7 +9,7 @@
 //   Alb<B>::run(body, frontier, state, options)            kernel launches
 //   InGrid<Alb<B>>::run(grid, body, frontier, items)       a persistent step
 //
-// The threshold resolves in one place, alb_threshold_of() below.
+// The threshold resolves in one place, alb_threshold_of() in options.h.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -23,25 +23,6 @@
 #include "irgl/gpu/schedule/twc.cuh"
 
 namespace irgl::gpu::schedule {
-
-//===----------------------------------------------------------------------===//
-// The threshold
-//===----------------------------------------------------------------------===//
-
-// A launch's ALB parameters: the run-time override, else the launch site's
-// option; the default threshold is index.h's alb_threshold() (the threads
-// the kernel launches, capped where the Body does not accumulate).
-inline uint64_t alb_threshold_of(const RunOptions& options, uint64_t threads_launched,
-                                 bool accumulates) {
-  return alb_threshold(alb_overrides().threshold.value_or(options.alb_threshold),
-                       threads_launched, accumulates);
-}
-inline Distribution alb_distribution_of(const RunOptions& options) {
-  return alb_overrides().distribution.value_or(options.alb_distribution);
-}
-inline RowTiles alb_row_tiles_of(const RunOptions& options) {
-  return alb_overrides().row_tiles.value_or(options.alb_row_tiles);
-}
 
 //===----------------------------------------------------------------------===//
 // The huge list

@@ -8,8 +8,10 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "irgl/gpu/device_buffer.h"
@@ -25,14 +27,29 @@ struct LoadRecord {
   std::array<uint64_t, kLoadPaths> path_vertices{};
 };
 
-// The records of the current run, in launch order.
-std::vector<LoadRecord>& global_load_log();
+// The records of one run, in launch order: RunOptions::load_log points to
+// it (the generated programs' CudaRun owns one).
+class LoadLog {
+ public:
+  // Appends `record`, numbering its launch among its kernel's and phase's.
+  void add(LoadRecord record);
+  const std::vector<LoadRecord>& records() const { return records_; }
+  bool empty() const { return records_.empty(); }
+  void clear() {
+    records_.clear();
+    launches_.clear();
+  }
+
+ private:
+  std::vector<LoadRecord> records_;
+  std::map<std::pair<std::string, std::string>, uint64_t> launches_;
+};
 
 // Writes the log as JSON (nlohmann::json, one record per line):
 // {"records": [{"kernel":..,"phase":..,"launch":..,"paths":{"thread":..,...},
 // "block_edges":[..]}, ...], "frontiers": F}, with F the pipes' frontier
 // choices (a JSON array, FrontierLog::json()), inserted as given.
-void write_load_log(std::ostream& out, const std::vector<LoadRecord>& log,
+void write_load_log(std::ostream& out, const LoadLog& log,
                     const std::string& frontiers_json = "[]");
 
 // Device buffers for one launch's counters, reused between launches.
@@ -40,8 +57,10 @@ class LoadRecorder {
  public:
   // Zeroed counters for a launch of `blocks` blocks.
   LoadCounters begin(unsigned blocks, cudaStream_t stream);
-  // Copies the counters back (synchronizes) and appends a record.
-  void end(const std::string& kernel, const std::string& phase, cudaStream_t stream);
+  // Copies the counters back (synchronizes) and appends a record to `log`
+  // (none: nothing is copied).
+  void end(LoadLog* log, const std::string& kernel, const std::string& phase,
+           cudaStream_t stream);
 
  private:
   DeviceBuffer<unsigned long long> block_edges_;

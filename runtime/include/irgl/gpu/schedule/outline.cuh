@@ -53,25 +53,12 @@
 
 #include "irgl/gpu/check.h"
 #include "irgl/gpu/device_buffer.h"
+#include "irgl/gpu/schedule/options.h"
 #include "irgl/gpu/schedule/schedules.cuh"
 #include "irgl/gpu/worklist/conversions.cuh"
 #include "irgl/gpu/worklist/pipe.cuh"
 
 namespace irgl::gpu::schedule {
-
-// How a pipe loop runs (the generated programs' --outline option).
-enum class OutlineMode : uint8_t {
-  automatic,   // "auto": light rounds in the persistent kernel, heavy ones from the host
-  persistent,  // one cooperative kernel runs every round
-  graph,       // a CUDA graph's conditional while-node launches each round
-  off,         // a launch per kernel and round, the loop on the host
-};
-// "auto", "persistent", "graph", "off".
-const char* to_string(OutlineMode mode);
-// Parses a mode name; false when `text` names none.
-bool parse_outline_mode(const std::string& text, OutlineMode& mode);
-// The mode of outlined loops in this process (default: auto).
-OutlineMode& outline_mode();
 
 // The GridRound a persistent kernel passes to its rounds: whether it was
 // built with ALB's inspection is part of the type, so that InGrid<Alb>

@@ -16,6 +16,7 @@
 #include "irgl/gpu/device_buffer.h"
 #include "irgl/gpu/schedule/agent.cuh"
 #include "irgl/gpu/schedule/load_log.h"
+#include "irgl/gpu/schedule/options.h"
 #include "irgl/gpu/schedule/path_choice.h"
 
 namespace irgl::gpu::schedule {
@@ -25,40 +26,6 @@ unsigned resident_grid(const void* kernel, unsigned threads);
 
 // Writes `value` into a device counter, ordered on `stream` (no sync).
 void store_count(unsigned long long* count, uint64_t value, cudaStream_t stream);
-
-// How the edge-balanced schedules spread atoms over threads (index.h):
-// cyclic (consecutive threads, consecutive atoms) or blocked (a contiguous
-// run per thread).
-enum class Distribution : uint8_t { cyclic, blocked };
-
-// ALB's path for loops over all vertices that accumulate over their edges
-// (spmv, pull pagerank): row tiles (alb.cuh: RowTilesAgent) or TWC.
-// `automatic` times each twice at the launch site and keeps the faster
-// (path_choice.h): on an H100 row tiles took spmv and pr on the web graphs
-// 1.5-2.6x faster than TWC, and were up to 1.37x slower on RMAT 22 and
-// musae (docs/experiments/2026-11-22-alb-row-tiles.md).
-enum class RowTiles : uint8_t { automatic, on, off };
-
-struct RunOptions {
-  cudaStream_t stream = 0;
-  // ALB: the degree above which a vertex is huge; by default the number of
-  // threads the TWC kernel launches, capped in loops without accumulators
-  // (index.h: alb_threshold).
-  uint64_t alb_threshold = kAlbDefaultThreshold;
-  Distribution alb_distribution = Distribution::cyclic;
-  RowTiles alb_row_tiles = RowTiles::automatic;
-  const char* kernel_name = "";  // for the load log (instrumented States)
-};
-
-// Run-time overrides of the ALB parameters compiled into the launch sites
-// (the generated programs' --alb-threshold and --alb-distribution), so that
-// one build can sweep them (tools/bench, the ALB threshold study).
-struct AlbOverrides {
-  std::optional<uint64_t> threshold;
-  std::optional<Distribution> distribution;
-  std::optional<RowTiles> row_tiles;  // --alb-rows on|off|auto
-};
-AlbOverrides& alb_overrides();
 
 // The per-item arrays of the edge-balanced phases (edge_balanced.cuh), which
 // ALB's huge vertices use too (device pointers).
@@ -96,7 +63,7 @@ struct GridRound {
 
 // Persistent per-launch-site state of the schedules for one Body type.
 // Counters is NoLoadCounters, or LoadCounters to record per-block edge counts
-// and per-path vertex counts of every launch in global_load_log().
+// and per-path vertex counts of every launch in the options' load log.
 template <class Body, class CountersT = NoLoadCounters>
 class State {
  public:
@@ -293,7 +260,7 @@ void launch(StateT& state, const RunOptions& options, const char* phase,
     LoadCounters counters = state.recorder().begin(blocks, options.stream);
     kernel<<<blocks, threads, 0, options.stream>>>(body, counters, args...);
     IRGL_CUDA_CHECK_LAUNCH();
-    state.recorder().end(options.kernel_name, phase, options.stream);
+    state.recorder().end(options.load_log, options.kernel_name, phase, options.stream);
   } else {
     kernel<<<blocks, threads, 0, options.stream>>>(body, NoLoadCounters{}, args...);
     IRGL_CUDA_CHECK_LAUNCH();

@@ -58,10 +58,6 @@ const char* frontier_mode_name(FrontierMode mode);
 // Parses "auto", "sparse", "unique", "dense" or "sweep".
 std::optional<FrontierMode> parse_frontier_mode(const std::string& text);
 
-// The process-wide mode of every pipe (a program's --frontier option;
-// auto by default).
-FrontierMode& frontier_mode();
-
 // Whether `items` vertices of at most `max_degree` (> 0) edges each can hold
 // `edges` edges: items * max_degree >= edges, without overflowing the
 // product. The free test before a degree sum, on the host (needs_degree_sum)
@@ -140,16 +136,18 @@ struct FrontierRecord {
 // run inside a persistent kernel always use the sparse queue and are
 // counted in device_rounds).
 struct FrontierLog {
+  FrontierMode mode = FrontierMode::automatic;  // the run's, for the summary
   std::vector<FrontierRecord> rounds;
   uint64_t device_rounds = 0;
 
-  void clear() { *this = {}; }
+  void clear() {
+    rounds.clear();
+    device_rounds = 0;
+  }
   // "frontier: 5 sparse, 3 dense, 0 unique, 2 sweep rounds, 140 in the persistent kernel".
   std::string summary() const;
   // A JSON array of the records.
   std::string json() const;
 };
-
-FrontierLog& global_frontier_log();
 
 }  // namespace irgl::gpu
