@@ -37,8 +37,9 @@ IRGL_HOST_DEVICE uint64_t next_index(uint64_t index, uint64_t workers) {
 }
 
 // The group a thread belongs to when blocks of `block_threads` threads are cut
-// into groups of `group_size` consecutive threads (group_size divides
-// block_threads), numbered across the grid.
+// into groups of `group_size` consecutive threads, numbered across the grid.
+// A block holds block_threads / group_size whole groups; when group_size does
+// not divide block_threads, its last threads belong to none (in_whole_group).
 IRGL_HOST_DEVICE uint64_t group_of(uint64_t block, uint32_t thread, uint32_t block_threads,
                                           uint32_t group_size) {
   return block * (block_threads / group_size) + thread / group_size;
@@ -46,6 +47,10 @@ IRGL_HOST_DEVICE uint64_t group_of(uint64_t block, uint32_t thread, uint32_t blo
 IRGL_HOST_DEVICE uint64_t group_count(uint64_t blocks, uint32_t block_threads,
                                              uint32_t group_size) {
   return blocks * (block_threads / group_size);
+}
+IRGL_HOST_DEVICE bool in_whole_group(uint32_t thread, uint32_t block_threads,
+                                     uint32_t group_size) {
+  return thread < block_threads / group_size * group_size;
 }
 
 //===----------------------------------------------------------------------===//
@@ -218,6 +223,37 @@ IRGL_HOST_DEVICE MergeCoordinate merge_path_search(uint64_t diagonal, const uint
 IRGL_HOST_DEVICE IndexRange merge_path_share(uint64_t thread, uint64_t threads,
                                                     uint64_t tiles, uint64_t atoms) {
   return blocked_atoms(thread, threads, tiles + atoms);
+}
+
+// One tile's part of a merge-path share: atoms [atoms.begin, atoms.end) of
+// tile `tile`, `whole` when they are all of the tile's atoms.
+struct MergePiece {
+  uint64_t tile = 0;
+  IndexRange atoms;
+  bool whole = false;
+};
+
+// The next piece of the share that ends at diagonal `share_end`, starting at
+// `at`, which it advances (`ends` as merge_path_search's); false when the
+// share has no more. A piece with no atoms is skipped unless its tile has
+// none and the tile's end unit lies in this share, so every tile comes
+// either as one whole piece in one share (an empty tile too) or as partial
+// pieces, each atom exactly once: a caller stores a whole piece's result
+// and combines partial ones atomically.
+IRGL_HOST_DEVICE bool next_merge_piece(MergeCoordinate& at, uint64_t share_end,
+                                       const uint64_t* ends, MergePiece& piece) {
+  while (at.tile + at.atom < share_end) {
+    const uint64_t first = at.tile == 0 ? 0 : ends[at.tile - 1], last = ends[at.tile];
+    const uint64_t left = share_end - at.tile - at.atom;  // units of the share left
+    const uint64_t taken = last - at.atom < left ? last : at.atom + left;
+    const bool tile_ends = taken == last && at.tile + taken < share_end;
+    piece = {at.tile, {at.atom, taken}, at.atom == first && taken == last};
+    const bool has_work = taken > at.atom || (first == last && tile_ends);
+    at.atom = taken;
+    if (tile_ends) ++at.tile;
+    if (has_work) return true;
+  }
+  return false;
 }
 
 //===----------------------------------------------------------------------===//
