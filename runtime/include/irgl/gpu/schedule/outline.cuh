@@ -103,26 +103,13 @@ struct OutlinedPipe {
 #endif
 };
 
-// The persistent kernel's tuning. Its grid is what fits on the device at
-// once, so its register count sets its size: ptxas is asked to fit
-// kResidentThreadsPerSm threads per SM (48 registers at 256 threads).
-// Measured on an H100, ALB cc on usroads: 6.22 ms at 4 blocks of 256 per SM
-// (59 registers, ptxas's own choice), 4.55 ms at 5, 5.20 ms at 6; 5 kept the
-// other cells within noise (docs/experiments/2026-11-26-persistent-kernel-registers.md).
-struct OutlinePolicy {
-  static constexpr int kResidentThreadsPerSm = 1280;
-  static constexpr int min_blocks(int block_threads) {
-    return kResidentThreadsPerSm / block_threads > 0 ? kResidentThreadsPerSm / block_threads : 1;
-  }
-};
-
 #if defined(__CUDACC__)
 // Runs up to max_rounds rounds of `rounds`, from round control->rounds, with
 // a grid barrier after each, while rounds run here (runs_here). With
 // `signal`, sets the CUDA graph's condition to whether the next one does.
 // AlbInspects: whether ALB's inspection is compiled in (AlbGridRound).
 template <int BlockThreads, class Rounds, bool AlbInspects>
-__global__ void __launch_bounds__(BlockThreads, OutlinePolicy::min_blocks(BlockThreads))
+__global__ void __launch_bounds__(BlockThreads)
     outlined_pipe_kernel(Rounds rounds, OutlinedPipe pipe, uint64_t max_rounds, bool signal,
                          cudaGraphConditionalHandle condition) {
   AlbGridRound<AlbInspects> grid;
