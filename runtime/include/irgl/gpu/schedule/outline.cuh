@@ -53,6 +53,7 @@
 
 #include "irgl/gpu/check.h"
 #include "irgl/gpu/device_buffer.h"
+#include "irgl/gpu/device_info.h"
 #include "irgl/gpu/schedule/options.h"
 #include "irgl/gpu/schedule/schedules.cuh"
 #include "irgl/gpu/worklist/conversions.cuh"
@@ -176,8 +177,8 @@ class OutlinedLoop {
   // Runs rounds until the pipe's input is empty; returns the number of
   // rounds the device ran. With OutlineMode::automatic and a `host_round`,
   // two kinds of round go back to the host: one whose input has more items
-  // than the persistent grid has threads (a heavy round: its launch costs
-  // little next to its work, and it runs faster as standalone kernels,
+  // than heavy_items() (a heavy round: its launch costs little next to its
+  // work, and it runs faster as standalone kernels,
   // docs/experiments/2026-11-21-throughput-h200.md), and one whose input has the edges `dense` asks
   // for (the host's pipe writes its output as a bitmap, which removes the
   // duplicates a queue would carry). host_round() runs one round with
@@ -192,8 +193,7 @@ class OutlinedLoop {
                const DenseRoundCheck& dense = {}) {
     const bool inspects = alb_inspects(rounds);
     const bool hand_over = mode == OutlineMode::automatic && host_round;
-    const uint64_t heavy =
-        hand_over ? (heavy_items_ ? heavy_items_ : threads(inspects)) : ~uint64_t{0};
+    const uint64_t heavy = hand_over ? heavy_items(inspects) : ~uint64_t{0};
     uint64_t device_rounds = 0;
     for (;;) {
       const OutlineControl& control = run_on_device(rounds, inspects, pipe, mode, heavy,
@@ -216,8 +216,22 @@ class OutlinedLoop {
   }
 
   // Sets the size above which OutlineMode::automatic leaves a round to the
-  // host (0: the persistent grid's threads, the default). For tests.
+  // host (0: the default, heavy_items()). For tests.
   void set_heavy_items(uint64_t items) { heavy_items_ = items; }
+
+  // The size above which a round is heavy: the persistent grid's threads,
+  // but at least kHeavyThreadsPerSm per SM, so that the line does not move
+  // with the registers ptxas gives the kernel. cc on usroads (H100) has
+  // rounds of 130-150k items: with 59 registers (4 blocks of 256 per SM,
+  // 135k threads) 124 of its 537 rounds went to the host and it took 6.27
+  // ms, 4.40 with every round in the kernel (--outline=persistent)
+  // (docs/experiments/2026-11-26-persistent-kernel-registers.md).
+  static constexpr uint64_t kHeavyThreadsPerSm = 1280;
+  uint64_t heavy_items(bool inspects) {
+    if (heavy_items_) return heavy_items_;
+    if (heavy_floor_ == 0) heavy_floor_ = kHeavyThreadsPerSm * uint64_t(query_device().sm_count);
+    return std::max(threads(inspects), heavy_floor_);
+  }
 
   // The persistent kernel run() launches for `rounds`: built without ALB's
   // inspection unless a step of the rounds can find a huge vertex.
@@ -306,6 +320,7 @@ class OutlinedLoop {
 
   unsigned blocks_[2] = {0, 0};  // per kernel: without and with ALB's inspection
   uint64_t heavy_items_ = 0;
+  uint64_t heavy_floor_ = 0;  // kHeavyThreadsPerSm on every SM, once asked
   DeviceBuffer<OutlineControl> control_;
   PinnedBuffer<OutlineControl> host_control_;
   DeviceBuffer<uint64_t> block_sums_;
