@@ -12,20 +12,43 @@
 namespace irgl::gpu::schedule {
 namespace {
 
-std::vector<LoadRecord> sample_log() {
+LoadLog sample_log() {
   LoadRecord first;
   first.kernel = "relax";
   first.phase = "twc";
-  first.launch = 0;
   first.block_edges = {5, 0, 12};
   first.path_vertices[0] = 7;
   first.path_vertices[kLoadPaths - 1] = 2;
   LoadRecord second = first;
   second.kernel = "a \"quoted\" kernel";
   second.phase = "huge";
-  second.launch = 1;
   second.block_edges = {};
-  return {first, second};
+  LoadLog log;
+  log.add(first);
+  log.add(second);
+  return log;
+}
+
+// Each record counts the launches of its kernel and phase before it, from
+// the log's last clear() (a run).
+TEST(LoadLog, NumbersLaunchesPerKernelAndPhase) {
+  LoadLog log;
+  for (const char* phase : {"twc", "huge", "twc", "twc", "huge"}) {
+    LoadRecord record;
+    record.kernel = "relax";
+    record.phase = phase;
+    log.add(record);
+  }
+  std::vector<uint64_t> launches;
+  for (const LoadRecord& record : log.records()) launches.push_back(record.launch);
+  EXPECT_EQ(launches, (std::vector<uint64_t>{0, 0, 1, 2, 1}));
+  log.clear();
+  EXPECT_TRUE(log.empty());
+  LoadRecord again;
+  again.kernel = "relax";
+  again.phase = "twc";
+  log.add(again);
+  EXPECT_EQ(log.records().front().launch, 0u);
 }
 
 TEST(LoadLog, WritesOneRecordPerLine) {

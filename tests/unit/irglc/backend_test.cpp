@@ -244,17 +244,17 @@ TEST(irglcCudaBackend, KernelBecomesABodyAndALauncher) {
             "  return {g, in, out, limit, level.view(), visits.view(), lowest.view()};\n"
             "}\n");
   EXPECT_EQ(lines_between(source, "schedule::RunOptions expand_options", "\n}\n"),
-            "schedule::RunOptions expand_options() {\n"
-            "  schedule::RunOptions options;\n"
-            "  options.kernel_name = \"expand\";\n"
+            "schedule::RunOptions expand_options(const irgl::lang::CudaRun& irgl_run) {\n"
+            "  schedule::RunOptions options = irgl_run.options(\"expand\");\n"
             "  return options;\n"
             "}\n");
   EXPECT_EQ(lines_between(source, "// bfs.irgl:8: runs expand_body", "\n}\n"),
             "// bfs.irgl:8: runs expand_body over the worklist in, schedule thread.\n"
-            "void expand(const Graph& g, Worklist in, Worklist out, uint32_t limit) {\n"
+            "void expand(const Graph& g, Worklist in, Worklist out, uint32_t limit, "
+            "const irgl::lang::CudaRun& irgl_run) {\n"
             "  static schedule::State<expand_body> irgl_state;\n"
             "  schedule::ThreadMapped<128>::run(make_expand(g, in, out, limit), "
-            "in.items(), irgl_state, expand_options());\n"
+            "in.items(), irgl_state, expand_options(irgl_run));\n"
             "}\n");
   EXPECT_NE(source.find("program.schedules = \"expand: thread\";"), std::string::npos);
   EXPECT_NE(source.find("constexpr uint64_t irgl_bytes_per_vertex = sizeof(uint32_t);"),
@@ -328,9 +328,9 @@ TEST(irglcCudaBackend, AlbOptionsReachTheLauncher) {
   schedule.kind = ScheduleKind::alb;
   schedule.alb_threshold = 4096;
   schedule.alb_distribution = AlbDistribution::blocked;
-  EXPECT_EQ(lines_between(generate_cuda(module, {}).source, "  options.kernel_name = \"expand",
-                          "return options;"),
-            "  options.kernel_name = \"expand\";\n"
+  EXPECT_EQ(lines_between(generate_cuda(module, {}).source,
+                          "  schedule::RunOptions options = irgl_run.options(\"expand", "return options;"),
+            "  schedule::RunOptions options = irgl_run.options(\"expand\");\n"
             "  options.alb_threshold = 4096;\n"
             "  options.alb_distribution = schedule::Distribution::blocked;\n"
             "  return options;\n");
@@ -369,7 +369,7 @@ TEST(irglcCudaBackend, LibraryModeWritesAHeaderAndNoMain) {
   EXPECT_EQ(code.source.find("int main("), std::string::npos);
   EXPECT_EQ(lines_between(code.source, "Result run(", "\n}"),
             "Result run(const irgl::gpu::DeviceGraph& irgl_graph, Node source) {\n"
-            "  bfs(view_of(irgl_graph), source);\n"
+            "  bfs(view_of(irgl_graph), source, irgl::lang::CudaRun{});\n"
             "  Result irgl_result;\n"
             "  irgl_result.level = level.download();\n"
             "  return irgl_result;\n"
@@ -389,12 +389,14 @@ TEST(irglcBackends, HostIfElseKeepsItsStructure) {
   branch.body = {launch};
   branch.else_body = {launch};
   module.driver.body = {branch};
-  for (const GeneratedCode& code : {generate_cpu(module, {}), generate_cuda(module, {})})
+  // The CUDA driver hands its run options to every launch.
+  for (const auto& [code, run] : {std::pair{generate_cpu(module, {}), std::string()},
+                                  std::pair{generate_cuda(module, {}), std::string(", irgl_run")}})
     EXPECT_EQ(lines_between(code.source, "if (source == 0)", "\n  }\n"),
               "  if (source == 0) {\n"
-              "    expand(g, pipe.in(), pipe.out(), 1);  // bfs.irgl:30\n"
+              "    expand(g, pipe.in(), pipe.out(), 1" + run + ");  // bfs.irgl:30\n"
               "  } else {\n"
-              "    expand(g, pipe.in(), pipe.out(), 1);  // bfs.irgl:30\n"
+              "    expand(g, pipe.in(), pipe.out(), 1" + run + ");  // bfs.irgl:30\n"
               "  }\n");
 }
 
