@@ -143,6 +143,8 @@ GeneratedCode generate_cuda(const Module& module, const BackendOptions& options)
   out.line("#include <irgl/lang/cuda.cuh>");
   if (library) out.line("#include \"" + options.header_name + "\"");
   else out.line("#include <irgl/lang/cuda_target.cuh>");
+  for (const std::string& header : options.schedule_headers)
+    out.line("#include \"" + escape_string_literal(header) + "\"  // your schedules (--schedule-header)");
   write_user_includes(out, module);
   out.line();
   out.line("namespace " + program_namespace(module) + " {");

@@ -23,7 +23,7 @@ std::string policy(const Kernel& kernel, unsigned threads) {
   // A loop nest without an edge loop has no edges to balance.
   Schedule schedule;
   if (kernel.loop.edge_loop) schedule = kernel.loop.edge_loop->schedule;
-  return "schedule::" + schedule_policy(schedule, threads);
+  return schedule_policy(schedule, threads);
 }
 
 namespace {

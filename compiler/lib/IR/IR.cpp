@@ -26,14 +26,39 @@ struct ScheduleRow {
   ScheduleKind kind;
   const char* name;
   const char* policy;
-  bool takes_group_size;
+  ScheduleArgument argument;
   const char* summary;
+  // How the argument is written in --help: "NAME:N".
+  const char* argument_help() const {
+    switch (argument) {
+      case ScheduleArgument::none: return "";
+      case ScheduleArgument::group_size: return ":N";
+      case ScheduleArgument::policy: return ":NAME";
+    }
+    return "";
+  }
 };
 constexpr ScheduleRow kSchedules[] = {
-#define IRGL_SCHEDULE(Id, Name, Policy, TakesGroupSize, Summary) \
-  {ScheduleKind::Id, Name, Policy, TakesGroupSize, Summary},
+#define IRGL_SCHEDULE(Id, Name, Policy, Argument, Summary) \
+  {ScheduleKind::Id, Name, Policy, ScheduleArgument::Argument, Summary},
 #include "irglc/IR/Schedules.def"
 };
+
+// "ext::Chunked", "Chunked": identifiers joined by "::", without a leading
+// one (irglc writes the global "::" itself).
+bool is_qualified_name(const std::string& text) {
+  size_t start = 0;
+  while (true) {
+    const size_t end = text.find("::", start);
+    const std::string part = text.substr(start, end == std::string::npos ? end : end - start);
+    if (part.empty() || (part[0] >= '0' && part[0] <= '9')) return false;
+    for (char c : part)
+      if (!(c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')))
+        return false;
+    if (end == std::string::npos) return true;
+    start = end + 2;
+  }
+}
 
 bool all_digits(const std::string& text, size_t max_length) {
   if (text.empty() || text.size() > max_length) return false;
@@ -76,15 +101,19 @@ const ScheduleRow& row_of(ScheduleKind kind) {
 
 std::string Schedule::name() const {
   const ScheduleRow& row = row_of(kind);
-  return row.takes_group_size ? std::string(row.name) + ":" + std::to_string(group_size) : row.name;
+  switch (row.argument) {
+    case ScheduleArgument::none: return row.name;
+    case ScheduleArgument::group_size: return std::string(row.name) + ":" + std::to_string(group_size);
+    case ScheduleArgument::policy: return std::string(row.name) + ":" + policy_name;
+  }
+  return row.name;
 }
 
 std::string schedule_names() {
   std::string names;
   for (const ScheduleRow& row : kSchedules) {
     if (!names.empty()) names += ", ";
-    names += row.name;
-    if (row.takes_group_size) names += ":N";
+    names += std::string(row.name) + row.argument_help();
   }
   return names;
 }
@@ -92,8 +121,7 @@ std::string schedule_names() {
 std::string schedule_help() {
   std::string help;
   for (const ScheduleRow& row : kSchedules) {
-    help += std::string("  ") + row.name + (row.takes_group_size ? ":N" : "") + ": " +
-            row.summary + "\n";
+    help += std::string("  ") + row.name + row.argument_help() + ": " + row.summary + "\n";
     for (const ScheduleOptionRow& option : kScheduleOptions)
       if (option.kind == row.kind)
         help += std::string("      ,") + option.key + "=VALUE: " + option.summary + "\n";
@@ -103,9 +131,15 @@ std::string schedule_help() {
 
 std::string schedule_policy(const Schedule& schedule, unsigned block_threads) {
   const ScheduleRow& row = row_of(schedule.kind);
-  std::string policy = std::string(row.policy) + "<" + std::to_string(block_threads);
-  if (row.takes_group_size) policy += ", " + std::to_string(schedule.group_size);
-  return policy + ">";
+  const std::string b = std::to_string(block_threads);
+  switch (row.argument) {
+    case ScheduleArgument::none: return "schedule::" + std::string(row.policy) + "<" + b + ">";
+    case ScheduleArgument::group_size:
+      return "schedule::" + std::string(row.policy) + "<" + b + ", " +
+             std::to_string(schedule.group_size) + ">";
+    case ScheduleArgument::policy: return "::" + schedule.policy_name + "<" + b + ">";
+  }
+  return "";
 }
 
 std::string parse_schedule_name(const std::string& text, Schedule& schedule) {
@@ -115,9 +149,18 @@ std::string parse_schedule_name(const std::string& text, Schedule& schedule) {
     if (base != row.name) continue;
     schedule = Schedule{};
     schedule.kind = row.kind;
-    if (!row.takes_group_size) {
+    if (row.argument == ScheduleArgument::none) {
       if (colon != std::string::npos)
         return "schedule '" + base + "' takes no ':' argument";
+      return "";
+    }
+    if (row.argument == ScheduleArgument::policy) {
+      if (colon == std::string::npos)
+        return "schedule '" + base + "' needs the name of a policy, e.g. " + base +
+               ":ext::Chunked";
+      schedule.policy_name = text.substr(colon + 1);
+      if (!is_qualified_name(schedule.policy_name))
+        return "'" + schedule.policy_name + "' is not a C++ name (letters, digits, _ and ::)";
       return "";
     }
     if (colon == std::string::npos)

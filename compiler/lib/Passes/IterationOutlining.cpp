@@ -91,6 +91,9 @@ std::string why_not_outlinable(const Module& module, const HostStmt& loop) {
              " is host code; only kernel launches and the final swap can run on the device";
     const Kernel* kernel = module.find_kernel(stmt.kernel);
     if (!kernel) return "it launches an unknown kernel '" + stmt.kernel + "'";
+    if (kernel->loop.edge_loop && kernel->loop.edge_loop->schedule.kind == ScheduleKind::user)
+      return kernel->name + " runs your own schedule '" + kernel->loop.edge_loop->schedule.name() +
+             "', which has no persistent form irglc knows of";
     for (size_t a = 0; a < stmt.args.size() && a < kernel->params.size(); ++a) {
       if (std::string problem = argument_problem(module, loop, stmt, *kernel, a); !problem.empty())
         return problem;

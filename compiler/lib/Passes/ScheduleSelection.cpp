@@ -64,6 +64,13 @@ class ScheduleSelection : public Pass {
         }
       }
       edge.schedule = edge.annotation.value_or(global);
+      if (edge.schedule.kind == ScheduleKind::user && !options.extern_schedules_declared) {
+        diagnostics.error(edge.annotation ? edge.annotation_loc : edge.loc,
+                          "schedule '" + edge.schedule.name() +
+                              "' is your own: name the header that declares it with "
+                              "--schedule-header=FILE");
+        continue;
+      }
       if (edge.schedule.kind == ScheduleKind::alb && !edge.schedule.alb_threshold &&
           edge.work_per_edge_varies) {
         edge.schedule.alb_threshold = kVaryingWorkAlbThreshold;

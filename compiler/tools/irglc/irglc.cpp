@@ -32,7 +32,7 @@ namespace {
 struct Options {
   std::string input, output;
   std::string emit = "program", target = "cuda", schedule, alb_distribution, prelude_dir;
-  std::vector<std::string> include_dirs, defines;
+  std::vector<std::string> include_dirs, defines, schedule_headers;
   std::string alb_threshold;
   bool alb_threshold_given = false;
   // Signed, so that a negative value is reported as written rather than
@@ -142,6 +142,9 @@ int compile(int argc, char** argv) {
        ("schedule of every edge loop without a '#pragma irgl schedule', a name and its "
         "options, comma-separated (default: alb):\n" +
         irglc::schedule_help()).c_str())
+      ("schedule-header", po::value(&options.schedule_headers),
+       "a header declaring your own schedules (extern:NAME), #include'd by the CUDA code as "
+       "written here (repeatable; docs/schedules.md)")
       ("alb-threshold", po::value(&options.alb_threshold),
        "ALB: degree above which a vertex is huge (default: the threads launched, at most "
        "16384 in loops without accumulators)")
@@ -198,10 +201,15 @@ int compile(int argc, char** argv) {
     throw irgl::InputError::in("--instrument", "load instrumentation is for --target=cuda");
 
   backend.coop = !options.no_coop;
+  for (const std::string& header : options.schedule_headers)
+    if (!exists(header)) throw irgl::InputError::in(header, "no such file (--schedule-header)");
+  backend.schedule_headers = options.schedule_headers;
 
   irglc::PassOptions pass_options;
   pass_options.block_threads = static_cast<unsigned>(options.block_threads);
   pass_options.instrument_load = backend.instrument_load;
+  pass_options.extern_schedules_declared =
+      !options.schedule_headers.empty() || backend.target != irglc::Target::cuda;
   if (options.outline == "auto") pass_options.outline = irglc::PassOptions::Outline::automatic;
   else if (options.outline == "on") pass_options.outline = irglc::PassOptions::Outline::on;
   else if (options.outline == "off") pass_options.outline = irglc::PassOptions::Outline::off;

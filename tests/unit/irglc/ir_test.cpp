@@ -8,7 +8,7 @@
 namespace irglc {
 namespace {
 
-const char* const kScheduleList = "thread, warp, block, group:N, twc, lb, merge-path, alb";
+const char* const kScheduleList = "thread, warp, block, group:N, twc, lb, merge-path, alb, extern:NAME";
 
 Schedule parsed(const std::string& text) {
   Schedule schedule;
@@ -110,20 +110,38 @@ TEST(irglcSchedule, SpecsRefuseOptionsTheScheduleDoesNotHave) {
 
 // The backend names each schedule's runtime policy from the same table.
 TEST(irglcSchedule, PoliciesComeFromTheTable) {
-  EXPECT_EQ(schedule_policy(parsed("thread"), 256), "ThreadMapped<256>");
-  EXPECT_EQ(schedule_policy(parsed("warp"), 128), "Warp<128>");
-  EXPECT_EQ(schedule_policy(parsed("block"), 256), "Block<256>");
-  EXPECT_EQ(schedule_policy(parsed("group:64"), 256), "GroupMapped<256, 64>");
-  EXPECT_EQ(schedule_policy(parsed("twc"), 256), "Twc<256>");
-  EXPECT_EQ(schedule_policy(parsed("lb"), 256), "Lb<256>");
-  EXPECT_EQ(schedule_policy(parsed("merge-path"), 256), "MergePath<256>");
-  EXPECT_EQ(schedule_policy(parsed("alb"), 512), "Alb<512>");
+  EXPECT_EQ(schedule_policy(parsed("thread"), 256), "schedule::ThreadMapped<256>");
+  EXPECT_EQ(schedule_policy(parsed("warp"), 128), "schedule::Warp<128>");
+  EXPECT_EQ(schedule_policy(parsed("block"), 256), "schedule::Block<256>");
+  EXPECT_EQ(schedule_policy(parsed("group:64"), 256), "schedule::GroupMapped<256, 64>");
+  EXPECT_EQ(schedule_policy(parsed("twc"), 256), "schedule::Twc<256>");
+  EXPECT_EQ(schedule_policy(parsed("lb"), 256), "schedule::Lb<256>");
+  EXPECT_EQ(schedule_policy(parsed("merge-path"), 256), "schedule::MergePath<256>");
+  EXPECT_EQ(schedule_policy(parsed("alb"), 512), "schedule::Alb<512>");
+}
+
+// A user's schedule is named by its C++ name, written from the global
+// namespace so that the program's own names cannot capture it.
+TEST(irglcSchedule, ExternNamesTheUsersPolicy) {
+  const Schedule chunked = parsed("extern:ext::Chunked");
+  EXPECT_EQ(chunked.kind, ScheduleKind::user);
+  EXPECT_EQ(chunked.name(), "extern:ext::Chunked");
+  EXPECT_EQ(schedule_policy(chunked, 128), "::ext::Chunked<128>");
+  EXPECT_EQ(schedule_policy(parsed("extern:Mine_2"), 256), "::Mine_2<256>");
+  Schedule schedule;
+  EXPECT_EQ(parse_schedule_name("extern", schedule),
+            "schedule 'extern' needs the name of a policy, e.g. extern:ext::Chunked");
+  for (const char* bad : {"extern:", "extern:::x", "extern:a::", "extern:2x", "extern:a-b",
+                          "extern:a<4>", "extern:a:b"})
+    EXPECT_NE(parse_schedule_name(bad, schedule), "") << bad;
+  EXPECT_EQ(parse_schedule_spec("extern:ext::Chunked,threshold=0", schedule),
+            "option 'threshold' applies only to schedule 'alb'");
 }
 
 TEST(irglcSchedule, HelpListsEveryScheduleAndOption) {
   const std::string help = schedule_help();
   for (const char* name : {"thread:", "warp:", "block:", "group:N:", "twc:", "lb:", "merge-path:",
-                           "alb:", ",threshold=VALUE:", ",distribution=VALUE:"})
+                           "alb:", "extern:NAME:", ",threshold=VALUE:", ",distribution=VALUE:"})
     EXPECT_NE(help.find(name), std::string::npos) << name;
 }
 

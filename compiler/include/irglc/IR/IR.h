@@ -68,20 +68,24 @@ struct Variable {
 
 // The schedules, one per row of Schedules.def.
 enum class ScheduleKind {
-#define IRGL_SCHEDULE(Id, Name, Policy, TakesGroupSize, Summary) Id,
+#define IRGL_SCHEDULE(Id, Name, Policy, Argument, Summary) Id,
 #include "irglc/IR/Schedules.def"
 };
+
+// What a schedule's name takes after ':' (Schedules.def).
+enum class ScheduleArgument { none, group_size, policy };
 
 enum class AlbDistribution { cyclic, blocked };
 
 struct Schedule {
   ScheduleKind kind = ScheduleKind::thread;
   unsigned group_size = 0;                  // for group
+  std::string policy_name;                  // for extern: the user's "ext::Chunked"
   std::optional<uint64_t> alb_threshold;    // for alb; default: index.h alb_threshold()
   bool alb_threshold_for_varying_work = false;  // chosen by irglc (EdgeLoop::work_per_edge_varies)
   AlbDistribution alb_distribution = AlbDistribution::cyclic;
 
-  // "thread", "group:64", "alb", ...
+  // "thread", "group:64", "alb", "extern:ext::Chunked", ...
   std::string name() const;
 };
 
@@ -94,8 +98,9 @@ std::string apply_schedule_option(const std::string& option, Schedule& schedule)
 // A name followed by options, comma-separated ("alb,threshold=0"), as
 // --schedule takes it. Returns an error message or "".
 std::string parse_schedule_spec(const std::string& text, Schedule& schedule);
-// The runtime policy of a schedule for blocks of `block_threads` threads
-// ("Twc<256>", "GroupMapped<256, 64>"), in namespace irgl::gpu::schedule.
+// The runtime policy of a schedule for blocks of `block_threads` threads, as
+// generated code spells it ("schedule::Twc<256>", "schedule::GroupMapped<256,
+// 64>", "::ext::Chunked<256>" for extern:ext::Chunked).
 std::string schedule_policy(const Schedule& schedule, unsigned block_threads);
 // One line per schedule and option, for --help.
 std::string schedule_help();

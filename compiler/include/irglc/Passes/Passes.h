@@ -27,6 +27,9 @@ struct PassOptions {
   // (every pipe loop; one that cannot is an error).
   enum class Outline { off, automatic, on } outline = Outline::automatic;
   bool instrument_load = false;  // --instrument=load (records every launch)
+  // Whether the code irglc writes can name a user's extern:NAME schedule:
+  // a --schedule-header declares them (or the target has no schedules).
+  bool extern_schedules_declared = false;
 };
 
 // Reports IR-level problems in Clang's style.

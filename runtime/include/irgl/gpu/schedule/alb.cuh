@@ -423,7 +423,7 @@ struct Alb : EdgePolicy<B, Alb<B>> {
     ItemArrays<Body> items = state.items(capacity);
     const HugeList<Body> huge = huge_list_over(items, threshold, state.count());
     state.clear_counters(options.stream);
-    detail::launch<Inspecting>(state, options, "twc", body, frontier, huge);
+    launch_agent<Inspecting>(state, options, "twc", body, frontier, huge);
     run_huge_from_host(body, items, state, options);
   }
 
@@ -464,14 +464,14 @@ struct Alb : EdgePolicy<B, Alb<B>> {
         });
     const uint64_t threshold = alb_threshold_of(options, uint64_t(blocks) * B, true);
     if (!alb_inspects(body.max_degree(), threshold)) {  // no row is huge
-      detail::launch<RowTilesAgent<B, Body, Counters, NoHugeList>>(state, options, "rows", body,
-                                                                   first_rows, tiles, NoHugeList{});
+      launch_agent<RowTilesAgent<B, Body, Counters, NoHugeList>>(state, options, "rows", body,
+                                                                 first_rows, tiles, NoHugeList{});
       return;
     }
     ItemArrays<Body> items = state.items(rows);
     state.clear_counters(options.stream);
-    detail::launch<SettingAside>(state, options, "rows", body, first_rows, tiles,
-                                 huge_list_over(items, threshold, state.count()));
+    launch_agent<SettingAside>(state, options, "rows", body, first_rows, tiles,
+                               huge_list_over(items, threshold, state.count()));
     if constexpr (std::is_same_v<Counters, LoadCounters>) {
       run_huge_from_host(body, items, state, options);
     } else {

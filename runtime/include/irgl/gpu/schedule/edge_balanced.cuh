@@ -261,13 +261,13 @@ void run_items(const Body& body, ItemArrays<Body> items, uint64_t count, StateT&
   using Counters = typename StateT::Counters;
   state.prefix_sum(items, count, options.stream);
   if (merge_path)
-    launch<MergePathAgent<B, Body, Counters>>(state, options, phase, body, items);
+    launch_agent<MergePathAgent<B, Body, Counters>>(state, options, phase, body, items);
   else if (distribution == Distribution::cyclic)
-    launch<EdgeBalancedAgent<B, Body, Counters, Distribution::cyclic>>(state, options, phase, body,
-                                                                      items);
+    launch_agent<EdgeBalancedAgent<B, Body, Counters, Distribution::cyclic>>(state, options, phase,
+                                                                            body, items);
   else
-    launch<EdgeBalancedAgent<B, Body, Counters, Distribution::blocked>>(state, options, phase,
-                                                                       body, items);
+    launch_agent<EdgeBalancedAgent<B, Body, Counters, Distribution::blocked>>(state, options,
+                                                                             phase, body, items);
   // post() is not instrumented: no counters, no record.
   if (Body::kHasPost || Body::kHasAccum) {
     const auto kernel = agent_kernel<PostAgent<B, Body, NoLoadCounters>, ItemArrays<Body>>;
@@ -289,8 +289,8 @@ struct EdgeBalanced : EdgePolicy<B, EdgeBalanced<B, UseMergePath, Dist>> {
     if (count == 0) return;
     ItemArrays<Body> items = state.items(count);
     store_count(state.count(), count, options.stream);
-    detail::launch<GatherAgent<B, Body, typename StateT::Counters>>(state, options, "gather", body,
-                                                                    frontier, items);
+    launch_agent<GatherAgent<B, Body, typename StateT::Counters>>(state, options, "gather", body,
+                                                                  frontier, items);
     detail::run_items<B>(body, items, count, state, options, UseMergePath, Dist,
                          UseMergePath ? "merge-path" : "edges");
   }

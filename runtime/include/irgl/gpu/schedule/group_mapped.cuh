@@ -152,7 +152,7 @@ struct GroupMapped : EdgePolicy<B, GroupMapped<B, G>> {
   static void run_edges(const Body& body, const Frontier& frontier, StateT& state,
                         const RunOptions& options) {
     using Agent = GroupMappedAgent<B, G, Body, typename StateT::Counters>;
-    detail::launch<Agent>(state, options, "group", body, frontier);
+    launch_agent<Agent>(state, options, "group", body, frontier);
   }
 };
 template <int B>

@@ -245,14 +245,13 @@ struct StateOfPolicy<Policy, Body, Counters,
 template <class Policy, class Body, class Counters = NoLoadCounters>
 using StateOf = typename StateOfPolicy<Policy, Body, Counters>::type;
 
-namespace detail {
-
 #if defined(__CUDACC__)
 // Launches agent_kernel<Agent> (agent.cuh) with `args` on the state's grid
-// for it; with LoadCounters, records them under `phase`.
+// for it; with LoadCounters, records them under `phase`. Every schedule's
+// dispatch ends here, a user's own too (docs/schedules.md).
 template <class Agent, class StateT, class... Args>
-void launch(StateT& state, const RunOptions& options, const char* phase,
-            const typename Agent::Body& body, Args... args) {
+void launch_agent(StateT& state, const RunOptions& options, const char* phase,
+                  const typename Agent::Body& body, Args... args) {
   const auto kernel = agent_kernel<Agent, Args...>;
   constexpr unsigned threads = Agent::kBlockThreads;
   const unsigned blocks = state.grid(kernel, threads);
@@ -267,6 +266,11 @@ void launch(StateT& state, const RunOptions& options, const char* phase,
   }
 }
 
+#endif
+
+namespace detail {
+
+#if defined(__CUDACC__)
 // Launches a helper kernel (no Body, no counters) on the state's grid for it.
 template <class StateT, class Kernel, class... Args>
 void launch_plain(StateT& state, const RunOptions& options, Kernel kernel, unsigned threads,

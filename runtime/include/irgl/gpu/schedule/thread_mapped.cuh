@@ -47,7 +47,7 @@ struct ThreadMapped {
   static void run(const Body& body, const Frontier& frontier, StateT& state,
                   const RunOptions& options = {}) {
     using Agent = ThreadMappedAgent<B, Body, typename StateT::Counters>;
-    detail::launch<Agent>(state, options, "thread", body, frontier);
+    launch_agent<Agent>(state, options, "thread", body, frontier);
   }
 };
 

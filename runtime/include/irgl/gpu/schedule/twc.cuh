@@ -264,7 +264,7 @@ struct Twc : EdgePolicy<B, Twc<B>> {
   static void run_edges(const Body& body, const Frontier& frontier, StateT& state,
                         const RunOptions& options) {
     using Agent = TwcAgent<B, Body, typename StateT::Counters>;
-    detail::launch<Agent>(state, options, "twc", body, frontier, NoHugeList{});
+    launch_agent<Agent>(state, options, "twc", body, frontier, NoHugeList{});
   }
 };
 
