@@ -4,8 +4,8 @@
 // than a cyclic assignment of vertices to threads. Any .irgl program runs
 // its edge loops with it:
 //
-//   irglc bfs.irgl -o bfs.cu --schedule=extern:ext::BlockedThreads \
-//       --schedule-header=lang-examples/user-schedule/blocked_threads.cuh
+//   irglc bfs.irgl -o bfs.cu --schedule=extern:ext::BlockedThreads
+//         --schedule-header=lang-examples/user-schedule/blocked_threads.cuh
 //
 // or '#pragma irgl schedule(extern:ext::BlockedThreads)' above one loop.
 // A schedule is a class template over the block size B whose static run()

@@ -2,7 +2,7 @@
 """load_totals.py REPORT
 
 Sums a load report (a generated program's --load-report JSON, written by
-write_load_log in runtime/src/gpu/schedule.cu) over thread blocks and over
+write_load_log in runtime/src/gpu/schedule/load_log.cu) over thread blocks and over
 the phases of each launch, and prints the edges processed, in order of first
 appearance:
 

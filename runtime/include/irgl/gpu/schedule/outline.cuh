@@ -133,7 +133,7 @@ __global__ void __launch_bounds__(BlockThreads)
 
 namespace detail {
 // A CUDA graph whose conditional while-node repeats one cooperative kernel
-// while the condition holds (runtime/src/gpu/outline.cu).
+// while the condition holds (runtime/src/gpu/schedule/outline.cu).
 struct RoundGraph {
   cudaGraph_t graph = nullptr;
   cudaGraphNode_t round = nullptr;  // the kernel node, in the loop's body graph
