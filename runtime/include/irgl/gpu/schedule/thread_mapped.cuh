@@ -65,6 +65,14 @@ struct EdgePolicy {
 };
 
 #if defined(__CUDACC__)
+// The frontier thread-mapped by the calling thread's block, inside a
+// persistent kernel (no shared memory, no load counters).
+template <int B, class Body, class Frontier>
+__device__ void run_thread_mapped(Body& body, const Frontier& frontier, NoLoadCounters& counters) {
+  NoTempStorage temp;
+  ThreadMappedAgent<B, Body, NoLoadCounters>(temp, body, counters).run(frontier);
+}
+
 // One step of a round of a persistent kernel: the Body's block set-up,
 // `edges` (the policy's work; a Body without an edge loop runs
 // thread-mapped instead), the block's flush. Every thread of the grid
@@ -73,12 +81,8 @@ template <int B, class Body, class Frontier, class EdgeWork>
 __device__ void grid_step(Body& body, const Frontier& frontier, EdgeWork&& edges) {
   NoLoadCounters counters;
   begin_body<B>(body);
-  if constexpr (Body::kHasEdges) {
-    edges(counters);
-  } else {
-    NoTempStorage temp;
-    ThreadMappedAgent<B, Body, NoLoadCounters>(temp, body, counters).run(frontier);
-  }
+  if constexpr (Body::kHasEdges) edges(counters);
+  else run_thread_mapped<B>(body, frontier, counters);
   finish_body<B>(body, counters);
 }
 #endif
@@ -90,8 +94,7 @@ struct InGrid<ThreadMapped<B>> : InGridWithoutItems<ThreadMapped<B>> {
   __device__ static void run(const GridRound&, Body& body, const Frontier& frontier,
                              const GridItems<Body>&) {
     grid_step<B>(body, frontier, [&](NoLoadCounters& counters) {
-      NoTempStorage temp;
-      ThreadMappedAgent<B, Body, NoLoadCounters>(temp, body, counters).run(frontier);
+      run_thread_mapped<B>(body, frontier, counters);
     });
   }
 #endif
