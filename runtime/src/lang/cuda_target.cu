@@ -72,7 +72,6 @@ TargetOption frontier_option(CudaRun& run) {
               throw InputError::in("--frontier",
                                    not_one_of(text, "auto, sparse, unique, dense or sweep"));
             run.frontier = *mode;
-            if (run.frontier_log) run.frontier_log->mode = *mode;
             return "frontier mode: " + text;
           }};
 }

@@ -34,13 +34,18 @@ constexpr int kThreads = 256;
 // A run with a fixed frontier mode and its own log of the pipes' choices.
 struct TestRun {
   explicit TestRun(FrontierMode mode) {
-    run.frontier = log.mode = mode;
+    run.frontier = mode;
     run.frontier_log = &log;
   }
   TestRun(const TestRun&) = delete;  // run points into it
   gpu::FrontierLog log;
   CudaRun run;
 };
+
+// A run that names no mode lets the pipes choose (host code: no GPU needed).
+TEST(FrontierForms, TheDefaultModeIsAuto) {
+  EXPECT_EQ(CudaRun{}.frontier, FrontierMode::automatic);
+}
 
 // BFS rounds from `source` with host-launched rounds, as irglc's driver runs
 // a pipe loop, under `run` (which logs the choices); returns the levels.

@@ -76,7 +76,7 @@ class CudaTarget : public ProgramTarget {
   }
   std::string run_summary() const override {
     if (!chooses_frontiers()) return {};
-    return frontier_log_.summary();
+    return frontier_log_.summary(run_.frontier);
   }
 
  private:

@@ -92,7 +92,7 @@ bool FrontierPolicy::sweep_input(FrontierMode mode, uint64_t vertices, uint64_t 
   return mode == FrontierMode::sweep || (members != 0 && members >= vertices / kSweepDivisor);
 }
 
-std::string FrontierLog::summary() const {
+std::string FrontierLog::summary(FrontierMode mode) const {
   std::array<uint64_t, 4> counts{};
   uint64_t swept = 0;
   for (const FrontierRecord& record : rounds) {

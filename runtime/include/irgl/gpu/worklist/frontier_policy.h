@@ -136,16 +136,13 @@ struct FrontierRecord {
 // run inside a persistent kernel always use the sparse queue and are
 // counted in device_rounds).
 struct FrontierLog {
-  FrontierMode mode = FrontierMode::automatic;  // the run's, for the summary
   std::vector<FrontierRecord> rounds;
   uint64_t device_rounds = 0;
 
-  void clear() {
-    rounds.clear();
-    device_rounds = 0;
-  }
-  // "frontier: 5 sparse, 3 dense, 0 unique, 2 sweep rounds, 140 in the persistent kernel".
-  std::string summary() const;
+  void clear() { *this = {}; }
+  // "frontier: auto, host rounds 5 sparse, ...": the rounds under `mode`, the
+  // run's.
+  std::string summary(FrontierMode mode) const;
   // A JSON array of the records.
   std::string json() const;
 };
