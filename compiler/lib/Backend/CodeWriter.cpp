@@ -257,7 +257,7 @@ std::string driver_signature(const Module& module, bool with_defaults, const Run
     signature += ", " + param.var.type + " " + param.var.name;
     if (with_defaults && param.default_value) signature += " = " + *param.default_value;
   }
-  return signature + run.parameter() + (with_defaults && !run.empty() ? " = {}" : "") + ")";
+  return signature + run.parameter() + ")";
 }
 
 void write_driver(CodeWriter& out, const Module& module, bool with_defaults,

@@ -87,7 +87,7 @@ std::string launch_text(const HostStmt& launch, const RunParameter& run = {});
 // Whether the outlining pass marked some pipe loop of the driver.
 bool has_outlined_loops(const Module& module);
 // The driver's signature: "void bfs(const Graph& g, Node source)", with
-// `run`'s parameter last when there is one (defaulted with the others).
+// `run`'s parameter last when there is one.
 std::string driver_signature(const Module& module, bool with_defaults,
                              const RunParameter& run = {});
 

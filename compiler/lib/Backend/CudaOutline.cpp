@@ -132,8 +132,8 @@ void write_outlined_loop(CodeWriter& out, const Module& module, const HostStmt& 
     out.line("    irgl_rounds." + step.member + ", irgl_" + step.member + "_state, " +
              step.kernel->name + "_options(" + run + "), irgl_shape);");
   }
-  out.comment("A round the kernel leaves to the host (--outline=auto: more items than the kernel has");
-  out.comment("threads, or enough edges for a bitmap output), with a launch per kernel.");
+  out.comment("A round the kernel leaves to the host (--outline=auto: a heavy round, see");
+  out.comment("OutlinedLoop::heavy_items, or enough edges for a bitmap output), with a launch per kernel.");
   out.open("auto irgl_host_round = [&]() -> uint64_t {");
   out.line("const uint64_t irgl_size = " + loop.name + ".size();");
   out.line("if (irgl_size == 0) return 0;");
