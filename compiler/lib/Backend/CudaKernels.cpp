@@ -323,7 +323,14 @@ void write_body_factory(CodeWriter& out, const Kernel& kernel) {
   out.open("schedule::RunOptions " + kernel.name + "_options(" + run.type + " " + run.name + ") {");
   out.line("schedule::RunOptions options = " + run.name + ".options(\"" + kernel.name + "\");");
   const VertexLoop& loop = kernel.loop;
-  if (loop.edge_loop && loop.edge_loop->schedule.kind == ScheduleKind::alb) {
+  if (loop.edge_loop && loop.edge_loop->schedule.kind == ScheduleKind::automatic) {
+    if (loop.edge_loop->direction == EdgeDirection::in)
+      out.line("options.graph = " + run.name + ".in_degrees;  // the loop walks in-edges");
+    if (loop.edge_loop->work_per_edge_varies)
+      out.line("options.edge_work_varies = true;  // " + where(loop.edge_loop->loc) + " loops per edge");
+  }
+  if (loop.edge_loop && (loop.edge_loop->schedule.kind == ScheduleKind::alb ||
+                         loop.edge_loop->schedule.kind == ScheduleKind::automatic)) {
     const Schedule& schedule = loop.edge_loop->schedule;
     if (schedule.alb_threshold_for_varying_work)
       out.comment(where(loop.edge_loop->loc) +

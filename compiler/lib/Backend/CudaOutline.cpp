@@ -41,14 +41,22 @@ std::string grid_frontier(const Step& step, const std::string& pipe) {
   return "schedule::WorklistItems{in}";
 }
 
-// kRunsAlb and alb_inspects(): with an ALB step the persistent kernel is
-// built twice, and the host launches the one without ALB's inspection
-// when no step can find a huge vertex (schedule/outline.cuh).
-void write_alb_members(CodeWriter& out, const std::vector<Step>& steps) {
-  std::string inspects;
+bool step_runs(const Step& step, ScheduleKind kind) {
+  const auto& edge_loop = step.kernel->loop.edge_loop;
+  return edge_loop && edge_loop->schedule.kind == kind;
+}
+
+// kRunsAlb and alb_inspects(): with an ALB (or auto) step the persistent
+// kernel is built twice, and the host launches the one without ALB's
+// inspection when no step can find a huge vertex (schedule/outline.cuh).
+// kRunsAuto and auto_pick(): with an auto step, once more per schedule
+// auto may pick in the kernel; all auto steps pick alike (schedule/auto.cuh).
+void write_schedule_members(CodeWriter& out, const std::vector<Step>& steps) {
+  std::string inspects, pick;
   for (const Step& step : steps) {
-    const auto& edge_loop = step.kernel->loop.edge_loop;
-    if (!edge_loop || edge_loop->schedule.kind != ScheduleKind::alb) continue;
+    const bool automatic = step_runs(step, ScheduleKind::automatic);
+    if (automatic && pick.empty()) pick = step.member + "_items.auto_pick";
+    if (!automatic && !step_runs(step, ScheduleKind::alb)) continue;
     if (!inspects.empty()) inspects += " || ";
     inspects += step.member + "_items.alb_inspects";
   }
@@ -59,6 +67,10 @@ void write_alb_members(CodeWriter& out, const std::vector<Step>& steps) {
   out.comment("A step runs ALB: its kernel without the inspection (TWC's code) runs when no vertex can be huge.");
   out.line("static constexpr bool kRunsAlb = true;");
   out.line("bool alb_inspects() const { return " + inspects + "; }");
+  if (pick.empty()) return;
+  out.comment("An auto step: the kernel built for the schedule its graph picks runs.");
+  out.line("static constexpr bool kRunsAuto = true;");
+  out.line("schedule::AutoPick auto_pick() const { return " + pick + "; }");
 }
 
 void write_rounds_struct(CodeWriter& out, const Module& module, const HostStmt& loop,
@@ -73,7 +85,7 @@ void write_rounds_struct(CodeWriter& out, const Module& module, const HostStmt& 
     out.line(body_name(*step.kernel) + " " + step.member + ";  // " + where(step.launch->loc));
     out.line("schedule::GridItems<" + body_name(*step.kernel) + "> " + step.member + "_items;");
   }
-  write_alb_members(out, steps);
+  write_schedule_members(out, steps);
   out.line();
   out.line("template <int BlockThreads, class Grid>");
   out.line("__device__ void round(const Grid& grid, const irgl::gpu::SparseQueueView& in,");

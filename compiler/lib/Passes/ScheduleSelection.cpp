@@ -24,6 +24,12 @@ Schedule default_schedule() {
 // at 0; LB 15.6; docs/experiments/2026-11-21-real-graphs-h100.md).
 constexpr uint64_t kVaryingWorkAlbThreshold = 0;
 
+// Whether a schedule may run ALB, and so takes ALB's options: ALB, and
+// auto, which picks it on most graphs.
+bool runs_alb(const Schedule& schedule) {
+  return schedule.kind == ScheduleKind::alb || schedule.kind == ScheduleKind::automatic;
+}
+
 // Why a schedule cannot run with blocks of `block_threads` threads, or "".
 std::string unusable(const Schedule& schedule, unsigned block_threads) {
   if (schedule.kind == ScheduleKind::group && schedule.group_size > block_threads)
@@ -39,9 +45,9 @@ class ScheduleSelection : public Pass {
 
   void run(Module& module, const PassOptions& options, DiagnosticPrinter& diagnostics) override {
     Schedule global = options.schedule.value_or(default_schedule());
-    if ((options.alb_threshold || options.alb_distribution) && global.kind != ScheduleKind::alb) {
-      diagnostics.error("--alb-threshold and --alb-distribution apply only to schedule 'alb' "
-                        "(the default), not --schedule=" + global.name());
+    if ((options.alb_threshold || options.alb_distribution) && !runs_alb(global)) {
+      diagnostics.error("--alb-threshold and --alb-distribution apply only to schedules 'alb' "
+                        "(the default) and 'auto', not --schedule=" + global.name());
       return;
     }
     if (options.alb_threshold) global.alb_threshold = options.alb_threshold;
@@ -71,8 +77,7 @@ class ScheduleSelection : public Pass {
                               "--schedule-header=FILE");
         continue;
       }
-      if (edge.schedule.kind == ScheduleKind::alb && !edge.schedule.alb_threshold &&
-          edge.work_per_edge_varies) {
+      if (runs_alb(edge.schedule) && !edge.schedule.alb_threshold && edge.work_per_edge_varies) {
         edge.schedule.alb_threshold = kVaryingWorkAlbThreshold;
         edge.schedule.alb_threshold_for_varying_work = true;
       }

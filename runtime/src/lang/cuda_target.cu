@@ -50,13 +50,26 @@ std::vector<TargetOption> alb_options(CudaRun& run) {
 TargetOption outline_option(CudaRun& run) {
   return {"outline",
           "how pipe loops run: auto (the default: rounds in one cooperative kernel, except "
-          "rounds with more items than it has threads, which are launched from the host), "
+          "rounds with more items than it has threads (at least 1280 per SM), which are "
+          "launched from the host), "
           "persistent (every round in the kernel), graph (a CUDA graph launches a kernel per "
           "round), off (a launch per kernel and round, from the host)",
           [&run](const std::string& text) {
             if (!schedule::parse_outline_mode(text, run.outline))
               throw InputError::in("--outline", not_one_of(text, "auto, persistent, graph or off"));
             return "outline: " + text;
+          }};
+}
+
+TargetOption auto_warp_option(CudaRun& run) {
+  return {"auto-warp-items",
+          "--schedule=auto: the largest worklist round a warp per vertex runs where auto "
+          "picks warp (low degrees); larger rounds run TWC (default: 32 per SM)",
+          [&run](const std::string& text) {
+            const uint64_t items = parse_unsigned(text, "--auto-warp-items", UINT64_MAX);
+            if (items == 0) throw InputError::in("--auto-warp-items", "'0' is not at least 1");
+            run.auto_warp_items = items;
+            return "auto warp items: " + std::to_string(*run.auto_warp_items);
           }};
 }
 
@@ -81,7 +94,10 @@ TargetOption frontier_option(CudaRun& run) {
 std::vector<TargetOption> cuda_run_options(CudaRun& run, const ProgramDescription& description,
                                            bool chooses_frontiers) {
   std::vector<TargetOption> options;
-  if (description.schedules.find("alb") != std::string::npos) options = alb_options(run);
+  const bool automatic = description.schedules.find("auto") != std::string::npos;
+  if (automatic || description.schedules.find("alb") != std::string::npos)
+    options = alb_options(run);  // auto may run ALB
+  if (automatic) options.push_back(auto_warp_option(run));
   if (description.outlined_loops) options.push_back(outline_option(run));
   if (chooses_frontiers) options.push_back(frontier_option(run));
   return options;

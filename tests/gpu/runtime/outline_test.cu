@@ -40,8 +40,10 @@ struct ExpandRounds {
   Body expand;
   GridItems<Body> items;
 
-  static constexpr bool kRunsAlb = std::is_same_v<Policy, Alb<kThreads>>;
+  static constexpr bool kRunsAuto = std::is_same_v<Policy, Auto<kThreads>>;
+  static constexpr bool kRunsAlb = std::is_same_v<Policy, Alb<kThreads>> || kRunsAuto;
   bool alb_inspects() const { return items.alb_inspects; }
+  AutoPick auto_pick() const { return items.auto_pick; }
 
   template <int B, class Grid>
   __device__ void round(const Grid& grid, const SparseQueueView& in, const SparseQueueView& out) {
@@ -79,6 +81,7 @@ void check_outlined_bfs(const Case& c, const CsrGraph& host = skewed_graph(), Ve
   RunOptions options;
   options.alb_threshold = c.alb_threshold;
   options.alb_distribution = c.distribution;
+  options.graph = shape_of_degrees(host.out_offsets.data(), host.num_vertices());
   ExpandRounds<Policy, Body> rounds;
   rounds.expand = Body{graph, Worklist{pipe.in()}, Worklist{pipe.out()}, {level.data()},
                        {edges_seen.data()}};
@@ -177,6 +180,40 @@ TEST(Outline, AlbRunsTheLeanKernelWhenNoVertexCanBeHuge) {
   static OutlinedLoop<kThreads, TwcRounds> twc_loop;
   EXPECT_EQ(twc_loop.kernel_for(TwcRounds{}),
             reinterpret_cast<const void*>(outlined_pipe_kernel<kThreads, TwcRounds, false>));
+}
+
+// --schedule=auto in a persistent kernel: the rounds run the kernel built
+// for the graph's pick (a warp per vertex where no degree exceeds 32, ALB
+// with hubs), and the levels are the CPU's under either.
+TEST(Outline, AutoRunsTheKernelBuiltForItsPick) {
+  IRGL_REQUIRE_GPU();
+  const CsrGraph even =
+      irgl::testing::random_graph("even", 3000, 12000, WeightType::none, false, 3);
+  const CsrGraph skewed = skewed_graph();
+  using AutoRounds = ExpandRounds<Auto<kThreads>>;
+  static OutlinedLoop<kThreads, AutoRounds> loop;
+  static State<ExpandBody> state;
+  for (const CsrGraph* host : {&even, &skewed}) {
+    SCOPED_TRACE(host->name);
+    check_outlined_bfs<Auto<kThreads>>(kPersistent, *host);
+    check_outlined_bfs<Auto<kThreads>>(kGraph, *host);
+    const DeviceGraph device(*host);
+    Pipe pipe(host->num_edges() + host->num_vertices());
+    AutoRounds rounds;
+    rounds.expand.g = irgl::lang::view_of(device);
+    RunOptions options;
+    options.graph = shape_of_degrees(host->out_offsets.data(), host->num_vertices());
+    rounds.items = InGrid<Auto<kThreads>>::items(rounds.expand, state, options, loop.shape(pipe));
+    const bool low_degrees = options.graph.max_degree <= 32;
+    EXPECT_EQ(low_degrees, host == &even);
+    EXPECT_EQ(rounds.items.auto_pick, low_degrees ? AutoPick::warp : AutoPick::alb);
+    EXPECT_EQ(loop.kernel_for(rounds),
+              low_degrees
+                  ? reinterpret_cast<const void*>(
+                        outlined_pipe_kernel<kThreads, AutoRounds, false, AutoPick::warp>)
+                  : reinterpret_cast<const void*>(
+                        outlined_pipe_kernel<kThreads, AutoRounds, false, AutoPick::alb>));
+  }
 }
 
 // Hubs side by side in the frontier, below the threshold: the blocks whose

@@ -8,7 +8,7 @@
 namespace irglc {
 namespace {
 
-const char* const kScheduleList = "thread, warp, block, group:N, twc, lb, merge-path, alb, extern:NAME";
+const char* const kScheduleList = "thread, warp, block, group:N, twc, lb, merge-path, alb, auto, extern:NAME";
 
 Schedule parsed(const std::string& text) {
   Schedule schedule;

@@ -141,8 +141,8 @@ TEST(irglcScheduleSelection, AlbOptionsNeedTheAlbSchedule) {
   const PassRun run = run_standard(module, distribution);
   EXPECT_FALSE(run.ok);
   EXPECT_EQ(run.stderr_text,
-            "irglc: error: --alb-threshold and --alb-distribution apply only to schedule 'alb' "
-            "(the default), not --schedule=twc\n");
+            "irglc: error: --alb-threshold and --alb-distribution apply only to schedules 'alb' "
+            "(the default) and 'auto', not --schedule=twc\n");
 }
 
 TEST(irglcScheduleSelection, AlbOptionsConfigureTheOptionsAndTheDefaultSchedule) {

@@ -4,6 +4,9 @@
 // defaults are what irglc compiled; library callers pass CudaRun{}.
 #pragma once
 
+#include <cstdint>
+#include <optional>
+
 #include "irgl/gpu/schedule/load_log.h"
 #include "irgl/gpu/schedule/options.h"
 #include "irgl/gpu/worklist/frontier_policy.h"
@@ -18,6 +21,11 @@ struct CudaRun {
   // and its pipes' frontier choices; none: not recorded.
   gpu::schedule::LoadLog* load_log = nullptr;
   gpu::FrontierLog* frontier_log = nullptr;
+  // The graph's out- and in-degrees, for --schedule=auto (CudaTarget fills
+  // them when it loads the graph; a library caller: shape_of_degrees() of
+  // its CSR and CSC offsets). Unknown: auto runs ALB.
+  gpu::schedule::GraphShape out_degrees, in_degrees;
+  std::optional<uint64_t> auto_warp_items;  // --auto-warp-items
 
   // A launch site's options under this run, before the site adds what irglc
   // compiled into it.
@@ -26,6 +34,8 @@ struct CudaRun {
     options.kernel_name = kernel_name;
     options.alb_overrides = alb;
     options.load_log = load_log;
+    options.graph = out_degrees;  // a loop over in-edges takes in_degrees
+    options.auto_warp_items = auto_warp_items.value_or(0);
     return options;
   }
 };

@@ -30,6 +30,16 @@ struct OutlineShape {
   uint64_t chunk_items = 0;     // LB / merge-path items gathered at a time
 };
 
+// The fewest items per SM of a heavy round: a larger round leaves the
+// persistent kernel for the host under --outline=auto (OutlinedLoop), and
+// --schedule=auto runs it with its heavy-round schedule (auto_pick.h). A
+// fixed floor, so that the line does not move with the registers ptxas
+// gives the kernel: cc on usroads (H100) has rounds of 130-150k items; with
+// 59 registers (4 blocks of 256 per SM, 135k threads) 124 of its 537 rounds
+// went to the host and it took 6.27 ms, 4.40 with every round in the kernel
+// (docs/experiments/2026-11-26-persistent-kernel-registers.md).
+inline constexpr uint64_t kHeavyRoundItemsPerSm = 1280;
+
 // The per-item storage of one kernel of an outlined loop: ALB's huge list,
 // or the chunk of items of LB / merge-path.
 template <class Body>
@@ -39,6 +49,8 @@ struct GridItems {
   uint64_t alb_threshold = kAlbDefaultThreshold; // ALB: degree above which a vertex is huge
   bool alb_inspects = false;                     // ALB: some vertex can be huge
   Distribution alb_distribution = Distribution::cyclic;
+  AutoPick auto_pick = AutoPick::alb;            // auto: the schedule of the kernel's rounds
+  uint64_t auto_warp_items = 0;                  // auto: warp_round_items (auto.cuh)
 };
 
 // InGrid<Policy>: a schedule policy inside a persistent kernel (above).

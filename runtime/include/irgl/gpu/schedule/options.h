@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "irgl/gpu/schedule/auto_pick.h"
 #include "irgl/gpu/schedule/index.h"
 
 struct CUstream_st;  // cudaStream_t is a CUstream_st*
@@ -68,6 +69,12 @@ struct RunOptions {
   Distribution alb_distribution = Distribution::cyclic;
   RowTiles alb_row_tiles = RowTiles::automatic;
   AlbOverrides alb_overrides;    // the run's
+  // The loop's edge body loops (irglc knows): edges of unequal cost.
+  bool edge_work_varies = false;
+  GraphShape graph;  // the run's graph, for --schedule=auto (auto_pick.h)
+  // Auto: the largest worklist round a warp per vertex runs when auto picks
+  // warp, larger ones run TWC; 0: the default (auto.cuh, warp_round_items).
+  uint64_t auto_warp_items = 0;
   const char* kernel_name = "";  // for the load log (instrumented States)
   LoadLog* load_log = nullptr;   // where instrumented States record; none: not recorded
 };

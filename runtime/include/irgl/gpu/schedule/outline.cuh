@@ -33,7 +33,9 @@
 // inspection and huge-vertex phase, and without them (TWC's code, registers
 // and occupancy). The host launches the lean one when no step can find a
 // huge vertex (the graph's maximum degree is within the threshold: roads,
-// grids), so that ALB costs nothing over TWC there.
+// grids), so that ALB costs nothing over TWC there. A loop with an auto
+// step (auto.cuh) gets one more kernel per schedule of kInKernelPicks, and
+// the host launches the one its graph picks.
 //
 // OutlineMode::graph runs the same device code one round per launch, from a
 // CUDA graph whose conditional while-node repeats the round kernel until
@@ -50,6 +52,8 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 #include "irgl/gpu/check.h"
 #include "irgl/gpu/device_buffer.h"
@@ -62,12 +66,21 @@
 namespace irgl::gpu::schedule {
 
 // The GridRound a persistent kernel passes to its rounds: whether it was
-// built with ALB's inspection is part of the type, so that InGrid<Alb>
-// compiles to plain TWC in the lean kernel.
-template <bool AlbInspects>
-struct AlbGridRound : GridRound {
+// built with ALB's inspection, and the schedule of its auto steps, are part
+// of the type, so that InGrid<Alb> compiles to plain TWC in the lean kernel
+// and InGrid<Auto> to one schedule.
+template <bool AlbInspects, AutoPick Pick = AutoPick::alb>
+struct PersistentGridRound : GridRound {
   static constexpr bool kAlbInspects = AlbInspects;
+  static constexpr AutoPick kAutoPick = Pick;
 };
+
+// Whether a Rounds type has auto steps (`static constexpr bool kRunsAuto`,
+// with `AutoPick auto_pick() const`); optional.
+template <class Rounds, class = void>
+struct RoundsRunAuto : std::false_type {};
+template <class Rounds>
+struct RoundsRunAuto<Rounds, std::enable_if_t<Rounds::kRunsAuto>> : std::true_type {};
 
 // The control block of a running outlined loop, in device memory. Round r
 // reads queue r % 3 and pushes to queue (r + 1) % 3, and clears queue
@@ -108,12 +121,12 @@ struct OutlinedPipe {
 // Runs up to max_rounds rounds of `rounds`, from round control->rounds, with
 // a grid barrier after each, while rounds run here (runs_here). With
 // `signal`, sets the CUDA graph's condition to whether the next one does.
-// AlbInspects: whether ALB's inspection is compiled in (AlbGridRound).
-template <int BlockThreads, class Rounds, bool AlbInspects>
+// AlbInspects, Pick: the kernel's build (PersistentGridRound).
+template <int BlockThreads, class Rounds, bool AlbInspects, AutoPick Pick = AutoPick::alb>
 __global__ void __launch_bounds__(BlockThreads)
     outlined_pipe_kernel(Rounds rounds, OutlinedPipe pipe, uint64_t max_rounds, bool signal,
                          cudaGraphConditionalHandle condition) {
-  AlbGridRound<AlbInspects> grid;
+  PersistentGridRound<AlbInspects, Pick> grid;
   grid.block_sums = pipe.block_sums;
   uint64_t round = pipe.control->rounds;
   bool next_here = pipe.template runs_here<BlockThreads>(round);
@@ -152,9 +165,18 @@ struct RoundGraph {
 
 // The host side of one outlined loop (a static per loop in generated code).
 // Rounds: round<B>(grid, in, out) on the device (as in the file's comment),
-// `static constexpr bool kRunsAlb`, and with it `bool alb_inspects() const`.
+// `static constexpr bool kRunsAlb`, and with it `bool alb_inspects() const`;
+// optionally `kRunsAuto` and `auto_pick()` (RoundsRunAuto).
 template <int BlockThreads, class Rounds>
 class OutlinedLoop {
+  // Which of the loop's persistent kernels runs: ALB's inspection in or
+  // out, and the schedule of its auto steps.
+  struct Variant {
+    bool inspects = false;
+    AutoPick pick = AutoPick::alb;
+  };
+  static constexpr bool kRunsAuto = RoundsRunAuto<Rounds>::value;
+
  public:
   OutlinedLoop() = default;
   OutlinedLoop(const OutlinedLoop&) = delete;
@@ -167,7 +189,7 @@ class OutlinedLoop {
   // threshold is a property of that grid.
   OutlineShape shape(const Pipe& pipe) {
     OutlineShape shape;
-    shape.grid_threads = threads(Rounds::kRunsAlb);
+    shape.grid_threads = threads({Rounds::kRunsAlb, AutoPick::alb});
     shape.pipe_capacity = pipe.capacity();
     shape.chunk_items = std::max<uint64_t>(shape.grid_threads * 16, 1u << 20);
     if (shape.chunk_items > pipe.capacity()) shape.chunk_items = pipe.capacity();
@@ -191,12 +213,12 @@ class OutlinedLoop {
   uint64_t run(const Rounds& rounds, Pipe& pipe, OutlineMode mode,
                const std::function<uint64_t()>& host_round = {},
                const DenseRoundCheck& dense = {}) {
-    const bool inspects = alb_inspects(rounds);
+    const Variant variant = variant_of(rounds);
     const bool hand_over = mode == OutlineMode::automatic && host_round;
-    const uint64_t heavy = hand_over ? heavy_items(inspects) : ~uint64_t{0};
+    const uint64_t heavy = hand_over ? heavy_items(variant) : ~uint64_t{0};
     uint64_t device_rounds = 0;
     for (;;) {
-      const OutlineControl& control = run_on_device(rounds, inspects, pipe, mode, heavy,
+      const OutlineControl& control = run_on_device(rounds, variant, pipe, mode, heavy,
                                                     hand_over ? dense : DenseRoundCheck{});
       device_rounds += control.rounds;
       const QueueCounters& next = control.queues[control.rounds % 3];
@@ -220,51 +242,70 @@ class OutlinedLoop {
   void set_heavy_items(uint64_t items) { heavy_items_ = items; }
 
   // The size above which a round is heavy: the persistent grid's threads,
-  // but at least kHeavyThreadsPerSm per SM, so that the line does not move
-  // with the registers ptxas gives the kernel. cc on usroads (H100) has
-  // rounds of 130-150k items: with 59 registers (4 blocks of 256 per SM,
-  // 135k threads) 124 of its 537 rounds went to the host and it took 6.27
-  // ms, 4.40 with every round in the kernel (--outline=persistent)
-  // (docs/experiments/2026-11-26-persistent-kernel-registers.md).
-  static constexpr uint64_t kHeavyThreadsPerSm = 1280;
-  uint64_t heavy_items(bool inspects) {
+  // but at least kHeavyRoundItemsPerSm (grid.cuh) per SM, so that the line
+  // does not move with the registers ptxas gives the kernel.
+  uint64_t heavy_items(const Variant& variant) {
     if (heavy_items_) return heavy_items_;
-    if (heavy_floor_ == 0) heavy_floor_ = kHeavyThreadsPerSm * uint64_t(query_device().sm_count);
-    return std::max(threads(inspects), heavy_floor_);
+    if (heavy_floor_ == 0) heavy_floor_ = kHeavyRoundItemsPerSm * uint64_t(query_device().sm_count);
+    return std::max(threads(variant), heavy_floor_);
   }
 
   // The persistent kernel run() launches for `rounds`: built without ALB's
-  // inspection unless a step of the rounds can find a huge vertex.
-  static const void* kernel_for(const Rounds& rounds) { return kernel(alb_inspects(rounds)); }
+  // inspection unless a step of the rounds can find a huge vertex, and for
+  // the schedule its auto steps picked.
+  static const void* kernel_for(const Rounds& rounds) { return kernel(variant_of(rounds)); }
 
  private:
-  // Whether the kernel with ALB's inspection must run: some ALB step can
-  // find a huge vertex.
-  static bool alb_inspects(const Rounds& rounds) {
-    if constexpr (Rounds::kRunsAlb) return rounds.alb_inspects();
-    return false;
+  // Whether the kernel with ALB's inspection must run (some ALB step can
+  // find a huge vertex), and the auto steps' schedule.
+  static Variant variant_of(const Rounds& rounds) {
+    Variant variant;
+    if constexpr (Rounds::kRunsAlb) variant.inspects = rounds.alb_inspects();
+    if constexpr (kRunsAuto) variant.pick = rounds.auto_pick();
+    return variant;
   }
-  static const void* kernel(bool inspects) {
+  template <bool Inspects, AutoPick Pick>
+  static const void* kernel_of() {
+    return reinterpret_cast<const void*>(outlined_pipe_kernel<BlockThreads, Rounds, Inspects, Pick>);
+  }
+  // The kernel of an in-kernel auto pick other than ALB, or null.
+  template <size_t... I>
+  static const void* auto_kernel(AutoPick pick, std::index_sequence<I...>) {
+    const void* found = nullptr;
+    ((found = (pick == kInKernelPicks[I] && kInKernelPicks[I] != AutoPick::alb)
+                  ? kernel_of<false, kInKernelPicks[I]>()
+                  : found),
+     ...);
+    return found;
+  }
+  static const void* kernel(const Variant& variant) {
+    if constexpr (kRunsAuto) {
+      constexpr size_t kPicks = sizeof(kInKernelPicks) / sizeof(kInKernelPicks[0]);
+      if (const void* found = auto_kernel(variant.pick, std::make_index_sequence<kPicks>()))
+        return found;
+    }
     if constexpr (Rounds::kRunsAlb)
-      if (inspects)
-        return reinterpret_cast<const void*>(outlined_pipe_kernel<BlockThreads, Rounds, true>);
-    return reinterpret_cast<const void*>(outlined_pipe_kernel<BlockThreads, Rounds, false>);
+      if (variant.inspects) return kernel_of<true, AutoPick::alb>();
+    return kernel_of<false, AutoPick::alb>();
   }
-  uint64_t threads(bool inspects) { return uint64_t(blocks(inspects)) * BlockThreads; }
-  unsigned blocks(bool inspects) {
-    unsigned& blocks = blocks_[inspects];
-    if (blocks == 0) blocks = resident_grid(kernel(inspects), BlockThreads);
+  uint64_t threads(const Variant& variant) { return uint64_t(blocks(variant)) * BlockThreads; }
+  unsigned blocks(const Variant& variant) {
+    // 0, 1: ALB's lean and inspecting kernels; 2 + pick: an auto pick's.
+    const unsigned slot =
+        variant.pick == AutoPick::alb ? unsigned(variant.inspects) : 2 + unsigned(variant.pick);
+    unsigned& blocks = blocks_[slot];
+    if (blocks == 0) blocks = resident_grid(kernel(variant), BlockThreads);
     return blocks;
   }
 
   // Device rounds from the pipe's input until it is empty, heavier than
   // `heavy` items or has the edges `dense` asks for; returns the control
   // block, copied to the host.
-  const OutlineControl& run_on_device(const Rounds& rounds, bool inspects, Pipe& pipe,
+  const OutlineControl& run_on_device(const Rounds& rounds, const Variant& variant, Pipe& pipe,
                                       OutlineMode mode, uint64_t heavy,
                                       const DenseRoundCheck& dense) {
     cudaStream_t stream = pipe.stream();
-    prepare();
+    prepare(variant);
     OutlinedPipe view;
     view.items[0] = pipe.in().items;
     view.items[1] = pipe.out().items;
@@ -277,14 +318,14 @@ class OutlinedLoop {
     IRGL_CUDA_CHECK(cudaMemcpyAsync(&view.control->queues[0], pipe.in().counters,
                                     sizeof(QueueCounters), cudaMemcpyDeviceToDevice, stream));
     if (mode == OutlineMode::graph) {
-      launch_graph(inspects, rounds, view, stream);
+      launch_graph(variant, rounds, view, stream);
     } else {
       uint64_t max_rounds = ~uint64_t{0};
       bool signal = false;
       cudaGraphConditionalHandle condition = 0;
       Rounds rounds_arg = rounds;
       void* args[] = {&rounds_arg, &view, &max_rounds, &signal, &condition};
-      IRGL_CUDA_CHECK(cudaLaunchCooperativeKernel(kernel(inspects), blocks(inspects), BlockThreads,
+      IRGL_CUDA_CHECK(cudaLaunchCooperativeKernel(kernel(variant), blocks(variant), BlockThreads,
                                                   args, 0, stream));
       IRGL_CUDA_CHECK_LAUNCH();
     }
@@ -294,33 +335,35 @@ class OutlinedLoop {
     return host_control_[0];
   }
 
-  void prepare() {
+  // The control block, and a block sum per block of the kernel that runs.
+  void prepare(const Variant& variant) {
     if (control_.empty()) {
       control_ = DeviceBuffer<OutlineControl>(1);
       host_control_ = PinnedBuffer<OutlineControl>(1);
-      block_sums_ = DeviceBuffer<uint64_t>(std::max(blocks(false), blocks(Rounds::kRunsAlb)));
     }
+    const unsigned blocks = std::max(this->blocks(variant), this->blocks({Rounds::kRunsAlb}));
+    if (block_sums_.size() < blocks) block_sums_ = DeviceBuffer<uint64_t>(blocks);
   }
 
   // The graph is built once and its kernel node gets this run's kernel and
   // arguments in place (one cheap driver call; rebuilt if the driver refuses).
-  void launch_graph(bool inspects, const Rounds& rounds, const OutlinedPipe& view,
+  void launch_graph(const Variant& variant, const Rounds& rounds, const OutlinedPipe& view,
                     cudaStream_t stream) {
     graph_rounds_ = rounds;
     graph_view_ = view;
     void* args[] = {&graph_rounds_, &graph_view_, &graph_max_rounds_, &graph_signal_,
                     &graph_condition_};
-    const unsigned blocks = this->blocks(inspects);
-    if (!graph_.exec || !graph_.update(kernel(inspects), blocks, BlockThreads, args)) {
+    const unsigned blocks = this->blocks(variant);
+    if (!graph_.exec || !graph_.update(kernel(variant), blocks, BlockThreads, args)) {
       graph_.destroy();
-      graph_.build(kernel(inspects), blocks, BlockThreads, args, &graph_condition_);
+      graph_.build(kernel(variant), blocks, BlockThreads, args, &graph_condition_);
     }
     IRGL_CUDA_CHECK(cudaGraphLaunch(graph_.exec, stream));
   }
 
-  unsigned blocks_[2] = {0, 0};  // per kernel: without and with ALB's inspection
+  unsigned blocks_[2 + kAutoPicks] = {};  // per kernel (blocks())
   uint64_t heavy_items_ = 0;
-  uint64_t heavy_floor_ = 0;  // kHeavyThreadsPerSm on every SM, once asked
+  uint64_t heavy_floor_ = 0;  // kHeavyRoundItemsPerSm on every SM, once asked
   DeviceBuffer<OutlineControl> control_;
   PinnedBuffer<OutlineControl> host_control_;
   DeviceBuffer<uint64_t> block_sums_;

@@ -14,6 +14,7 @@
 // | Lb<B>              | edge_balanced.cuh  | all edges spread evenly over the grid (binary search) |
 // | MergePath<B>       | edge_balanced.cuh  | equal shares of vertices + edges (2-D binary search) |
 // | Alb<B>             | alb.cuh            | huge vertices (degree > threshold) as Lb, the rest Twc; row tiles |
+// | Auto<B>            | auto.cuh           | one of the above per launch, from the graph's degrees (auto_pick.h) |
 //
 // Kernels run on a grid that fills the GPU once (occupancy API, computed once
 // per kernel). Buffers (per-item closures, prefix sums, CUB scratch) live in
@@ -24,6 +25,7 @@
 #pragma once
 
 #include "irgl/gpu/schedule/alb.cuh"
+#include "irgl/gpu/schedule/auto.cuh"
 #include "irgl/gpu/schedule/edge_balanced.cuh"
 #include "irgl/gpu/schedule/group_mapped.cuh"
 #include "irgl/gpu/schedule/thread_mapped.cuh"

@@ -14,6 +14,7 @@
 
 #include "irgl/gpu/check.h"
 #include "irgl/gpu/device_buffer.h"
+#include "irgl/gpu/device_info.h"
 #include "irgl/gpu/schedule/agent.cuh"
 #include "irgl/gpu/schedule/load_log.h"
 #include "irgl/gpu/schedule/options.h"
@@ -54,6 +55,8 @@ struct GridRound {
   // Whether this kernel holds ALB's inspection and huge-vertex phase; true
   // here, so that a round() taking a plain GridRound keeps them.
   static constexpr bool kAlbInspects = true;
+  // The schedule InGrid<Auto> runs in this kernel (auto.cuh).
+  static constexpr AutoPick kAutoPick = AutoPick::alb;
   uint64_t* block_sums = nullptr;  // one entry per block
 
 #if defined(__CUDACC__)
@@ -86,6 +89,12 @@ class State {
       if (known == key) return blocks;
     grids_.push_back({key, resident_grid(key, threads)});
     return grids_.back().second;
+  }
+
+  // The GPU's SMs, asked once.
+  unsigned sm_count() {
+    if (sm_count_ == 0) sm_count_ = unsigned(query_device().sm_count);
+    return sm_count_;
   }
 
   // Per-item arrays for `capacity` items (grown, never shrunk).
@@ -228,6 +237,7 @@ class State {
   cudaEvent_t trial_events_[PathChoice::kTrials][2] = {};  // per trial: start, stop
   DeviceBuffer<uint64_t> block_sums_;
   LoadRecorder recorder_;
+  unsigned sm_count_ = 0;
 };
 
 // The State a policy's dispatch keeps per launch site: every built-in

@@ -1,0 +1,157 @@
+// Auto: the schedule chosen at run time (--schedule=auto). Each launch runs
+// one of the built-in schedules, picked by auto_pick.h's rules from the
+// run's graph (RunOptions::graph) and the launch's shape:
+//
+//   - a loop over every vertex: from the degrees, whether the Body
+//     accumulates and whether its edges cost alike;
+//   - a worklist round launched from the host: as a light or a heavy round,
+//     by its size when the host knows it (kHeavyRoundItemsPerSm);
+//   - the rounds inside an outlined loop's persistent kernel (light rounds
+//     under --outline=auto): one schedule for all of the loop's auto steps,
+//     from the graph alone, among kInKernelPicks; the kernel is built once
+//     per pick (outline.cuh), so each keeps its own registers.
+//
+//   Auto<B>::run(body, frontier, state, options)        a launch
+//   InGrid<Auto<B>>::run(grid, body, frontier, items)    a persistent step
+//
+// Without a graph shape (a library caller's default RunOptions) auto is ALB.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "irgl/gpu/schedule/alb.cuh"
+#include "irgl/gpu/schedule/auto_pick.h"
+#include "irgl/gpu/schedule/edge_balanced.cuh"
+#include "irgl/gpu/schedule/group_mapped.cuh"
+#include "irgl/gpu/schedule/thread_mapped.cuh"
+#include "irgl/gpu/schedule/twc.cuh"
+
+namespace irgl::gpu::schedule {
+
+// The policy of each AutoPick.
+template <int B, AutoPick Pick>
+struct AutoPolicyOf;
+template <int B>
+struct AutoPolicyOf<B, AutoPick::thread> { using type = ThreadMapped<B>; };
+template <int B>
+struct AutoPolicyOf<B, AutoPick::warp> { using type = Warp<B>; };
+template <int B>
+struct AutoPolicyOf<B, AutoPick::block> { using type = Block<B>; };
+template <int B>
+struct AutoPolicyOf<B, AutoPick::twc> { using type = Twc<B>; };
+template <int B>
+struct AutoPolicyOf<B, AutoPick::lb> { using type = Lb<B>; };
+template <int B>
+struct AutoPolicyOf<B, AutoPick::merge_path> { using type = MergePath<B>; };
+template <int B>
+struct AutoPolicyOf<B, AutoPick::alb> { using type = Alb<B>; };
+template <int B, AutoPick Pick>
+using AutoPolicy = typename AutoPolicyOf<B, Pick>::type;
+
+// f(Policy{}) for the policy of `pick`.
+template <int B, class F>
+decltype(auto) with_auto_policy(AutoPick pick, F&& f) {
+  switch (pick) {
+    case AutoPick::thread: return f(AutoPolicy<B, AutoPick::thread>{});
+    case AutoPick::warp: return f(AutoPolicy<B, AutoPick::warp>{});
+    case AutoPick::block: return f(AutoPolicy<B, AutoPick::block>{});
+    case AutoPick::twc: return f(AutoPolicy<B, AutoPick::twc>{});
+    case AutoPick::lb: return f(AutoPolicy<B, AutoPick::lb>{});
+    case AutoPick::merge_path: return f(AutoPolicy<B, AutoPick::merge_path>{});
+    case AutoPick::alb: break;
+  }
+  return f(AutoPolicy<B, AutoPick::alb>{});
+}
+
+// Where auto picks warp, a worklist round of more than this many items per
+// SM runs TWC instead: a warp per vertex has the least fixed cost, which
+// rounds of a vertex or less per warp of the GPU pay most for, but idles
+// lanes once warps take several low-degree vertices each, which TWC packs.
+inline constexpr uint64_t kWarpRoundItemsPerSm = 32;
+inline uint64_t warp_round_items(const RunOptions& options, unsigned sm_count) {
+  return options.auto_warp_items ? options.auto_warp_items
+                                 : kWarpRoundItemsPerSm * uint64_t(sm_count);
+}
+
+// The schedules a persistent kernel may be built with for auto: each is a
+// kernel of its own, compiled into every program with an outlined auto
+// loop. ALB covers TWC (its lean kernel) and the hubs.
+inline constexpr AutoPick kInKernelPicks[] = {AutoPick::warp, AutoPick::block, AutoPick::alb};
+
+// The schedule of an outlined loop's in-kernel (light) rounds: the rules'
+// choice for a light round of the graph, if a persistent kernel is built
+// for it, else ALB.
+inline AutoPick in_kernel_pick(const GraphShape& graph) {
+  const AutoPick pick = auto_pick(graph, LoopShape{LoopPlace::light_round, false, false});
+  for (AutoPick built : kInKernelPicks)
+    if (built == pick) return pick;
+  return AutoPick::alb;
+}
+
+template <int B>
+struct Auto {
+  template <class Body, class Frontier, class StateT>
+  static void run(const Body& body, const Frontier& frontier, StateT& state,
+                  const RunOptions& options = {}) {
+    const LoopShape shape = shape_of<Body>(frontier, state, options);
+    AutoPick pick = auto_pick(options.graph, shape);
+    if (pick == AutoPick::warp && shape.place != LoopPlace::all_nodes &&
+        frontier.host_size() > warp_round_items(options, state.sm_count()))  // unknown: ~0
+      pick = AutoPick::twc;
+    with_auto_policy<B>(pick, [&](auto policy) {
+      decltype(policy)::run(body, frontier, state, options);
+    });
+  }
+
+  // The launch's LoopShape: a worklist round is light when the host knows
+  // its size and it is at most kHeavyRoundItemsPerSm per SM.
+  template <class Body, class Frontier, class StateT>
+  static LoopShape shape_of(const Frontier& frontier, StateT& state, const RunOptions& options) {
+    LoopShape shape;
+    shape.accumulates = Body::kHasAccum;
+    shape.edge_work_varies = options.edge_work_varies;
+    if constexpr (!std::is_same_v<Frontier, AllNodes>) {
+      const uint64_t items = frontier.host_size();
+      const bool light =
+          items != kUnknownSize && items <= kHeavyRoundItemsPerSm * uint64_t(state.sm_count());
+      shape.place = light ? LoopPlace::light_round : LoopPlace::heavy_round;
+    }
+    return shape;
+  }
+};
+
+template <int B>
+struct InGrid<Auto<B>> {
+  // The items of the in-kernel pick's policy, with the pick.
+  template <class Body, class StateT>
+  static GridItems<Body> items(const Body& body, StateT& state, const RunOptions& options,
+                               const OutlineShape& shape) {
+    const AutoPick pick = in_kernel_pick(options.graph);
+    GridItems<Body> grid_items = with_auto_policy<B>(pick, [&](auto policy) {
+      return InGrid<decltype(policy)>::items(body, state, options, shape);
+    });
+    grid_items.auto_pick = pick;
+    grid_items.auto_warp_items = warp_round_items(options, state.sm_count());
+    return grid_items;
+  }
+
+#if defined(__CUDACC__)
+  // Grid::kAutoPick: the pick the persistent kernel was built for; warp
+  // hands rounds above the line to TWC (the same size in every thread: a
+  // uniform branch).
+  template <class Grid, class Body, class Frontier>
+  __device__ static void run(const Grid& grid, Body& body, const Frontier& frontier,
+                             const GridItems<Body>& grid_items) {
+    if constexpr (Grid::kAutoPick == AutoPick::warp) {
+      if (frontier.size() > grid_items.auto_warp_items) {
+        InGrid<Twc<B>>::run(grid, body, frontier, grid_items);
+        return;
+      }
+    }
+    InGrid<AutoPolicy<B, Grid::kAutoPick>>::run(grid, body, frontier, grid_items);
+  }
+#endif
+};
+
+}  // namespace irgl::gpu::schedule

@@ -1,0 +1,115 @@
+// What --schedule=auto runs (auto.cuh): a schedule chosen at run time, per
+// launch, from the graph's degrees and the loop's shape, by the first rule
+// of kAutoRules that matches. Plain C++: host unit tests include it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace irgl::gpu::schedule {
+
+// The schedules auto chooses from (schedules.cuh), in the order of
+// AutoPolicy (auto.cuh).
+enum class AutoPick : uint8_t { thread, warp, block, twc, lb, merge_path, alb };
+inline constexpr unsigned kAutoPicks = 7;
+// "thread", "warp", "block", "twc", "lb", "merge-path", "alb".
+const char* to_string(AutoPick pick);
+
+// What a run knows about its graph's out-degrees (irgl/lang/cuda_run.h
+// fills it once per graph); vertices == 0: nothing known, auto runs ALB.
+struct GraphShape {
+  uint64_t vertices = 0;
+  uint64_t edges = 0;
+  uint64_t max_degree = 0;
+  double deviation = 0;  // of the out-degrees (population)
+
+  bool known() const { return vertices != 0; }
+  double mean() const { return vertices ? double(edges) / double(vertices) : 0.0; }
+};
+
+// The shape of a CSR's out-degrees: offsets[0..vertices] (host memory).
+GraphShape shape_of_degrees(const uint64_t* offsets, uint64_t vertices);
+
+// What a launch covers. A round is light when it has at most as many items
+// as a persistent kernel's line between light and heavy rounds
+// (OutlinedLoop::heavy_items: at least 1280 threads per SM): every round
+// inside a persistent kernel under --outline=auto, and a host round whose
+// size the host knows to be that small.
+enum class LoopPlace : uint8_t {
+  all_nodes,    // every vertex
+  light_round,  // a worklist round of few items
+  heavy_round   // a worklist round of many items, or of a size the host does not know
+};
+
+struct LoopShape {
+  LoopPlace place = LoopPlace::all_nodes;
+  bool accumulates = false;       // the Body reduces over a vertex's edges
+  bool edge_work_varies = false;  // the edge body loops (e.g. tc): edges of unequal cost
+};
+
+// One rule: a launch matches when its place and edge-work flag are among
+// those listed and the graph's degrees are within the bounds.
+struct AutoRule {
+  unsigned places;                     // bit (1 << LoopPlace) per place it applies to
+  int edge_work_varies;                // 0, 1, or -1: either
+  uint64_t max_degree_at_most;         // the graph's largest out-degree
+  double mean_at_least, mean_at_most;  // its average out-degree
+  AutoPick pick;
+};
+
+inline constexpr unsigned place_bit(LoopPlace place) { return 1u << unsigned(place); }
+inline constexpr unsigned kAnyPlace = 7;
+inline constexpr uint64_t kAnyDegree = ~uint64_t{0};
+inline constexpr double kAnyMean = 1e300;
+
+// The rules, first match wins; the last matches everything. Fitted on the
+// benchmark set: the 20 real graphs, RMAT 22 and a 1000x1000 grid, every
+// example under every schedule, on an H100
+// (docs/experiments/2026-11-26-auto-schedule.md has the data and the
+// cells where auto is not within 10% of the best fixed schedule).
+inline constexpr AutoRule kAutoRules[] = {
+    // Edges of unequal cost (tc). Sparse, even degrees: a thread walks a
+    // vertex's edges (roads, grid: 2.0-6.2x faster than ALB); small
+    // degrees: a warp per vertex (meshes, small graphs: 1.1-2.5x);
+    // hubs: every edge spread over the grid.
+    {kAnyPlace, 1, 16, 0, 4, AutoPick::thread},
+    {kAnyPlace, 1, 256, 0, kAnyMean, AutoPick::warp},
+    {kAnyPlace, 1, kAnyDegree, 0, kAnyMean, AutoPick::lb},
+    // Over all vertices, sparse and even (roads, grid): a thread per vertex
+    // (pr, spmv: 1.1-1.7x faster than ALB).
+    {place_bit(LoopPlace::all_nodes), 0, 32, 0, 4, AutoPick::thread},
+    // No vertex above a warp's width (roads, grid, small graphs): a warp per
+    // vertex keeps the fixed cost of a round lowest (bfs, sssp, cc, kcore
+    // 1.1-1.3x faster than ALB).
+    {kAnyPlace, 0, 32, 0, kAnyMean, AutoPick::warp},
+    // Dense rows without hubs (FEM matrices, mean degree 42-118): a block
+    // per vertex for traversals (1.2-2.1x faster than ALB); a warp over all
+    // vertices (spmv 2x).
+    {place_bit(LoopPlace::light_round) | place_bit(LoopPlace::heavy_round), 0, 256, 24, kAnyMean,
+     AutoPick::block},
+    {kAnyPlace, 0, 256, 0, kAnyMean, AutoPick::warp},
+    // Hubs: ALB (TWC, and the hubs' edges spread over the grid).
+    {kAnyPlace, -1, kAnyDegree, 0, kAnyMean, AutoPick::alb},
+};
+
+// The first rule of `rules` that the launch matches (ALB when the graph is
+// unknown or none matches).
+template <size_t N>
+AutoPick auto_pick(const GraphShape& graph, const LoopShape& loop, const AutoRule (&rules)[N]) {
+  if (!graph.known()) return AutoPick::alb;
+  const double mean = graph.mean();
+  for (const AutoRule& rule : rules) {
+    if (!(rule.places & place_bit(loop.place))) continue;
+    if (rule.edge_work_varies >= 0 && bool(rule.edge_work_varies) != loop.edge_work_varies)
+      continue;
+    if (graph.max_degree > rule.max_degree_at_most) continue;
+    if (mean < rule.mean_at_least || mean > rule.mean_at_most) continue;
+    return rule.pick;
+  }
+  return AutoPick::alb;
+}
+inline AutoPick auto_pick(const GraphShape& graph, const LoopShape& loop) {
+  return auto_pick(graph, loop, kAutoRules);
+}
+
+}  // namespace irgl::gpu::schedule

@@ -1,0 +1,93 @@
+// --schedule=auto's choice (auto_pick.h): the rules' first match, the
+// graph's shape from CSR offsets, and the picks on the graph families the
+// rules were fitted on.
+
+#include "irgl/gpu/schedule/auto_pick.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+namespace irgl::gpu::schedule {
+namespace {
+
+GraphShape shape(uint64_t vertices, uint64_t edges, uint64_t max_degree) {
+  GraphShape graph;
+  graph.vertices = vertices;
+  graph.edges = edges;
+  graph.max_degree = max_degree;
+  return graph;
+}
+
+LoopShape loop(LoopPlace place, bool varies = false) { return {place, false, varies}; }
+
+TEST(AutoPick, AnUnknownGraphRunsAlb) {
+  for (LoopPlace place : {LoopPlace::all_nodes, LoopPlace::light_round, LoopPlace::heavy_round})
+    EXPECT_EQ(auto_pick(GraphShape{}, loop(place)), AutoPick::alb);
+}
+
+TEST(AutoPick, TheFirstMatchingRuleWins) {
+  constexpr AutoRule rules[] = {
+      {place_bit(LoopPlace::light_round), -1, 8, 0, kAnyMean, AutoPick::warp},
+      {kAnyPlace, 1, kAnyDegree, 0, kAnyMean, AutoPick::lb},
+      {kAnyPlace, -1, kAnyDegree, 2, 10, AutoPick::thread},
+  };
+  const GraphShape even = shape(100, 400, 8);        // mean 4, max 8
+  const GraphShape skewed = shape(100, 4000, 3000);  // mean 40
+  EXPECT_EQ(auto_pick(even, loop(LoopPlace::light_round), rules), AutoPick::warp);
+  EXPECT_EQ(auto_pick(even, loop(LoopPlace::light_round, true), rules), AutoPick::warp);
+  EXPECT_EQ(auto_pick(even, loop(LoopPlace::heavy_round, true), rules), AutoPick::lb);
+  EXPECT_EQ(auto_pick(even, loop(LoopPlace::all_nodes), rules), AutoPick::thread);
+  EXPECT_EQ(auto_pick(skewed, loop(LoopPlace::light_round), rules), AutoPick::alb);  // no match
+}
+
+TEST(AutoPick, TheRulesEndWithACatchAll) {
+  const AutoRule& last = kAutoRules[sizeof(kAutoRules) / sizeof(kAutoRules[0]) - 1];
+  EXPECT_EQ(last.places, kAnyPlace);
+  EXPECT_EQ(last.edge_work_varies, -1);
+  EXPECT_EQ(last.max_degree_at_most, kAnyDegree);
+  EXPECT_EQ(last.mean_at_least, 0);
+  EXPECT_EQ(last.mean_at_most, kAnyMean);
+}
+
+// The rules on the families they were fitted on (auto_pick.h): shapes of
+// luxembourg_osm, bcsstk16, cnr-2000 and tc's view of a road graph.
+TEST(AutoPick, FittedFamilies) {
+  const GraphShape road = shape(114599, 239332, 6);
+  const GraphShape matrix = shape(4884, 290378, 81);
+  const GraphShape web = shape(325557, 3216152, 2716);
+  const LoopShape accumulating{LoopPlace::all_nodes, true, false};
+  EXPECT_EQ(auto_pick(road, loop(LoopPlace::light_round)), AutoPick::warp);
+  EXPECT_EQ(auto_pick(road, loop(LoopPlace::heavy_round)), AutoPick::warp);
+  EXPECT_EQ(auto_pick(road, accumulating), AutoPick::thread);
+  EXPECT_EQ(auto_pick(road, loop(LoopPlace::all_nodes, true)), AutoPick::thread);
+  EXPECT_EQ(auto_pick(matrix, loop(LoopPlace::light_round)), AutoPick::block);
+  EXPECT_EQ(auto_pick(matrix, accumulating), AutoPick::warp);
+  EXPECT_EQ(auto_pick(matrix, loop(LoopPlace::all_nodes, true)), AutoPick::warp);
+  for (LoopPlace place : {LoopPlace::all_nodes, LoopPlace::light_round, LoopPlace::heavy_round})
+    EXPECT_EQ(auto_pick(web, loop(place)), AutoPick::alb);
+  EXPECT_EQ(auto_pick(web, loop(LoopPlace::all_nodes, true)), AutoPick::lb);
+}
+
+TEST(AutoPick, ShapeOfDegrees) {
+  // Degrees 0, 2, 4, 2: mean 2, deviation sqrt(2), max 4.
+  const std::vector<uint64_t> offsets = {10, 10, 12, 16, 18};
+  const GraphShape graph = shape_of_degrees(offsets.data(), 4);
+  EXPECT_EQ(graph.vertices, 4u);
+  EXPECT_EQ(graph.edges, 8u);
+  EXPECT_EQ(graph.max_degree, 4u);
+  EXPECT_DOUBLE_EQ(graph.mean(), 2.0);
+  EXPECT_NEAR(graph.deviation, std::sqrt(2.0), 1e-12);
+  EXPECT_FALSE(shape_of_degrees(nullptr, 4).known());
+  EXPECT_FALSE(shape_of_degrees(offsets.data(), 0).known());
+}
+
+TEST(AutoPick, Names) {
+  EXPECT_STREQ(to_string(AutoPick::merge_path), "merge-path");
+  EXPECT_STREQ(to_string(AutoPick::alb), "alb");
+  EXPECT_STREQ(to_string(AutoPick::thread), "thread");
+}
+
+}  // namespace
+}  // namespace irgl::gpu::schedule
