@@ -9,13 +9,9 @@
 
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define IRGL_HD __host__ __device__
-#define IRGL_FORCEINLINE __forceinline__
-#else
-#define IRGL_HD
-#define IRGL_FORCEINLINE inline
-#endif
+// Relative, as all of the prelude's includes: irglc type-checks programs
+// with only this directory on the include path.
+#include "../support/host_device.h"
 
 namespace irgl::lang {
 

@@ -279,7 +279,7 @@ class Pipe {
 
 //===----------------------------------------------------------------------===//
 // Atomics on vertex data (device; sequential fallbacks on the host so that
-// __host__ __device__ helpers may call them)
+// IRGL_HD helpers may call them)
 //===----------------------------------------------------------------------===//
 
 namespace detail {
