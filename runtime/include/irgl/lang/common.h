@@ -21,15 +21,6 @@ using Edge = uint64_t;
 // "Unreached" for uint32 vertex data (levels, distances, labels).
 inline constexpr uint32_t INF = 0xffffffffu;
 
-// The type of the value operand of the atomics: taken from the target, so
-// `atomic_add(count[v], 1)` works for any integer target type.
-template <class T>
-struct NonDeducedHelper {
-  using type = T;
-};
-template <class T>
-using NonDeduced = typename NonDeducedHelper<T>::type;
-
 // The integers [first, last) as a range for range-based for loops.
 template <class T>
 class IndexRange {
