@@ -20,6 +20,7 @@
 #include "irgl/gpu/device_buffer.h"
 #include "irgl/gpu/schedule/ranges.cuh"
 #include "irgl/gpu/schedule/state.cuh"
+#include "irgl/support/host_device.h"
 
 namespace irgl::examples {
 
@@ -36,8 +37,8 @@ struct SparseMatrix {
   const float* values = nullptr;
   uint32_t rows = 0;
 
-  __host__ __device__ CsrTiles<> all_rows() const { return gpu::ranges::csr_tiles(offsets, rows); }
-  __host__ __device__ CsrTiles<TileList> listed_rows(TileList list) const {
+  IRGL_HD CsrTiles<> all_rows() const { return gpu::ranges::csr_tiles(offsets, rows); }
+  IRGL_HD CsrTiles<TileList> listed_rows(TileList list) const {
     return gpu::ranges::csr_tiles(offsets, list);
   }
 };

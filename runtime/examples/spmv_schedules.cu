@@ -21,6 +21,7 @@
 #include "irgl/graph/load.h"
 #include "irgl/results/result_writer.h"
 #include "irgl/support/error.h"
+#include "irgl/support/host_device.h"
 
 namespace {
 
@@ -43,17 +44,17 @@ struct SpmvBody {
   __device__ bool pre(VertexId, Closure&) { return true; }
   __device__ uint64_t edges_begin(VertexId row) const { return matrix.begin(row); }
   __device__ uint64_t edges_end(VertexId row) const { return matrix.end(row); }
-  __host__ __device__ uint64_t max_degree() const { return max_row; }
+  IRGL_HD uint64_t max_degree() const { return max_row; }
   // Rows in CSR order: ALB can run them as row tiles (alb.cuh), when
   // they time faster than TWC (RunOptions::alb_row_tiles, by default).
   static constexpr bool kContiguousEdges = true;
-  __host__ __device__ uint64_t edge_count() const { return matrix.num_edges(); }
+  IRGL_HD uint64_t edge_count() const { return matrix.num_edges(); }
   __host__ const void* edge_layout() const { return matrix.offsets; }
   __device__ void edge(VertexId, uint64_t e, const Closure&, Accum& accum) {
     accum.sum += matrix.weight<float>(e) * x[matrix.neighbor(e)];
   }
   __device__ void post(VertexId row, const Closure&, const Accum& accum) { y[row] = accum.sum; }
-  __host__ __device__ static Accum identity() { return {0.0f}; }
+  IRGL_HD static Accum identity() { return {0.0f}; }
   __device__ static void combine(Accum& into, const Accum& from) { into.sum += from.sum; }
   __device__ static void atomic_combine(Accum* into, const Accum& from) {
     atomicAdd(&into->sum, from.sum);

@@ -157,7 +157,7 @@ void write_edge_range(CodeWriter& out, const Kernel& kernel) {
   if (!loop.edge_loop) {
     out.line("__device__ uint64_t edges_begin(Node) const { return 0; }");
     out.line("__device__ uint64_t edges_end(Node) const { return 0; }");
-    out.line("__host__ __device__ uint64_t max_degree() const { return 0; }");
+    out.line("IRGL_HD uint64_t max_degree() const { return 0; }");
     return;
   }
   const EdgeLoop& edge = *loop.edge_loop;
@@ -166,12 +166,11 @@ void write_edge_range(CodeWriter& out, const Kernel& kernel) {
            "_begin(v); }");
   out.line("__device__ uint64_t edges_end(Node v) const { return " + edge.graph + "." + dir +
            "_end(v); }");
-  out.line("__host__ __device__ uint64_t max_degree() const { return " + edge.graph + ".max_" +
-           dir + "_degree(); }");
+  out.line("IRGL_HD uint64_t max_degree() const { return " + edge.graph + ".max_" + dir +
+           "_degree(); }");
   out.comment("Edges in CSR / CSC order: ALB's row tiles cut them, once per offsets array.");
   out.line("static constexpr bool kContiguousEdges = true;");
-  out.line("__host__ __device__ uint64_t edge_count() const { return " + edge.graph +
-           ".num_edges(); }");
+  out.line("IRGL_HD uint64_t edge_count() const { return " + edge.graph + ".num_edges(); }");
   out.line("__host__ const void* edge_layout() const { return " + edge.graph + "." + dir +
            "().offsets; }");
 }
@@ -221,7 +220,7 @@ void write_post(CodeWriter& out, const Kernel& kernel) {
 void write_accumulator_operations(CodeWriter& out, const EdgeLoop* edge) {
   const bool any = edge && !edge->accumulators.empty();
   if (!any) {
-    out.line("__host__ __device__ static Accum identity() { return {}; }");
+    out.line("IRGL_HD static Accum identity() { return {}; }");
     out.line("__device__ static void combine(Accum&, const Accum&) {}");
     out.line("__device__ static void atomic_combine(Accum*, const Accum&) {}");
     return;
@@ -229,7 +228,7 @@ void write_accumulator_operations(CodeWriter& out, const EdgeLoop* edge) {
   std::string identities;
   for (const Accumulator& a : edge->accumulators)
     identities += (identities.empty() ? "" : ", ") + identity_of(a);
-  out.line("__host__ __device__ static Accum identity() { return {" + identities + "}; }");
+  out.line("IRGL_HD static Accum identity() { return {" + identities + "}; }");
   out.open("__device__ static void combine(Accum& into, const Accum& from) {");
   for (const Accumulator& a : edge->accumulators)
     out.line(combine_statement(a, "into." + a.var.name, "from." + a.var.name));

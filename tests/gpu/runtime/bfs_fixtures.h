@@ -55,7 +55,7 @@ struct ExpandBody {
   }
   __device__ uint64_t edges_begin(Node v) const { return g.out_begin(v); }
   __device__ uint64_t edges_end(Node v) const { return g.out_end(v); }
-  __host__ __device__ uint64_t max_degree() const { return g.max_out_degree(); }
+  IRGL_HD uint64_t max_degree() const { return g.max_out_degree(); }
   __device__ void edge(Node n, uint64_t e, const Closure& closure, Accum& accum) {
     if constexpr (Accumulates) ++accum.edges;
     else atomicAdd(&edges_seen[n], 1u);
@@ -66,7 +66,7 @@ struct ExpandBody {
   __device__ void post(Node n, const Closure&, const Accum& accum) {
     if constexpr (Accumulates) edges_seen[n] = accum.edges;
   }
-  __host__ __device__ static Accum identity() { return {0}; }
+  IRGL_HD static Accum identity() { return {0}; }
   __device__ static void combine(Accum& into, const Accum& from) { into.edges += from.edges; }
   __device__ static void atomic_combine(Accum* into, const Accum& from) {
     atomicAdd(&into->edges, from.edges);
@@ -99,10 +99,10 @@ struct CountingBody {
   }
   __device__ uint64_t edges_begin(Node) const { return 0; }
   __device__ uint64_t edges_end(Node) const { return 0; }
-  __host__ __device__ uint64_t max_degree() const { return 0; }
+  IRGL_HD uint64_t max_degree() const { return 0; }
   __device__ void edge(Node, uint64_t, const Closure&, Accum&) {}
   __device__ void post(Node, const Closure&, const Accum&) {}
-  __host__ __device__ static Accum identity() { return {}; }
+  IRGL_HD static Accum identity() { return {}; }
   __device__ static void combine(Accum&, const Accum&) {}
   __device__ static void atomic_combine(Accum*, const Accum&) {}
   template <int B>

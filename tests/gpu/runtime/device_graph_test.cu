@@ -29,8 +29,8 @@ struct Summary {
 };
 
 template <class W>
-__host__ __device__ void summarize_vertex(const CsrView& view, VertexId v, uint64_t* degree,
-                                          uint64_t* neighbor_sum, W* weight_sum) {
+IRGL_HD void summarize_vertex(const CsrView& view, VertexId v, uint64_t* degree,
+                              uint64_t* neighbor_sum, W* weight_sum) {
   *degree = view.degree(v);
   uint64_t neighbors = 0;
   W weights = 0;

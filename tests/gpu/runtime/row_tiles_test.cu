@@ -52,8 +52,8 @@ struct RowSumBody {
   }
   __device__ uint64_t edges_begin(Node v) const { return g.out_begin(v); }
   __device__ uint64_t edges_end(Node v) const { return g.out_end(v); }
-  __host__ __device__ uint64_t max_degree() const { return g.max_out_degree(); }
-  __host__ __device__ uint64_t edge_count() const { return g.num_edges(); }
+  IRGL_HD uint64_t max_degree() const { return g.max_out_degree(); }
+  IRGL_HD uint64_t edge_count() const { return g.num_edges(); }
   __host__ const void* edge_layout() const { return layout ? layout : g.out().offsets; }
   __device__ void edge(Node, uint64_t e, const Closure& closure, Accum& accum) {
     accum.sum += uint64_t(closure.weight) * (g.dst(e) + 1);
@@ -64,7 +64,7 @@ struct RowSumBody {
     edges_seen[v] = accum.edges;
     atomicAdd(&posts[v], 1u);
   }
-  __host__ __device__ static Accum identity() { return {0, 0}; }
+  IRGL_HD static Accum identity() { return {0, 0}; }
   __device__ static void combine(Accum& into, const Accum& from) {
     into.sum += from.sum;
     into.edges += from.edges;

@@ -27,6 +27,7 @@
 
 #include "irgl/gpu/check.h"
 #include "irgl/gpu/scratch_buffer.h"
+#include "irgl/support/host_device.h"
 
 namespace irgl::gpu {
 
@@ -48,7 +49,7 @@ template <class CountT, class OutT>
 struct PaddedCount {
   const CountT* counts;
   uint64_t n;
-  __host__ __device__ OutT operator()(uint64_t i) const {
+  IRGL_HD OutT operator()(uint64_t i) const {
     return i < n ? static_cast<OutT>(counts[i]) : OutT{0};
   }
 };

@@ -28,8 +28,8 @@
 #include <type_traits>
 
 #include "irgl/gpu/device_buffer.h"
-#include "irgl/gpu/host_device.h"
 #include "irgl/graph/csr_graph.h"
+#include "irgl/support/host_device.h"
 
 namespace irgl::gpu {
 
@@ -42,23 +42,23 @@ struct CsrView {
   uint32_t vertex_count = 0;
   uint64_t edge_count = 0;
 
-  IRGL_HOST_DEVICE bool present() const { return offsets != nullptr; }
-  IRGL_HOST_DEVICE bool has_weights() const { return weight_words != nullptr; }
-  IRGL_HOST_DEVICE uint32_t num_vertices() const { return vertex_count; }
-  IRGL_HOST_DEVICE uint64_t num_edges() const { return edge_count; }
+  IRGL_HD bool present() const { return offsets != nullptr; }
+  IRGL_HD bool has_weights() const { return weight_words != nullptr; }
+  IRGL_HD uint32_t num_vertices() const { return vertex_count; }
+  IRGL_HD uint64_t num_edges() const { return edge_count; }
 
   // Edge ids of v: [begin(v), end(v)). Preconditions: v < num_vertices().
-  IRGL_HOST_DEVICE uint64_t begin(VertexId v) const { return offsets[v]; }
-  IRGL_HOST_DEVICE uint64_t end(VertexId v) const { return offsets[v + 1]; }
-  IRGL_HOST_DEVICE uint64_t degree(VertexId v) const { return offsets[v + 1] - offsets[v]; }
+  IRGL_HD uint64_t begin(VertexId v) const { return offsets[v]; }
+  IRGL_HD uint64_t end(VertexId v) const { return offsets[v + 1]; }
+  IRGL_HD uint64_t degree(VertexId v) const { return offsets[v + 1] - offsets[v]; }
   // The other endpoint of edge e (< num_edges()).
-  IRGL_HOST_DEVICE VertexId neighbor(uint64_t e) const { return neighbors[e]; }
+  IRGL_HD VertexId neighbor(uint64_t e) const { return neighbors[e]; }
 
   // The weight of edge e: its 32-bit word reinterpreted as W (int32_t, float
   // or uint32_t). Precondition: has_weights(); the caller picks W to match
   // the graph's WeightType (DeviceGraph::weight_type()).
   template <class W>
-  IRGL_HOST_DEVICE W weight(uint64_t e) const {
+  IRGL_HD W weight(uint64_t e) const {
     static_assert(
         std::is_same_v<W, int32_t> || std::is_same_v<W, float> || std::is_same_v<W, uint32_t>,
         "edge weights are 32-bit words: read them as int32_t, float or uint32_t");
@@ -75,9 +75,9 @@ struct GraphView {
   CsrView in;
   WeightType weight_type = WeightType::none;
 
-  IRGL_HOST_DEVICE uint32_t num_vertices() const { return out.vertex_count; }
-  IRGL_HOST_DEVICE uint64_t num_edges() const { return out.edge_count; }
-  IRGL_HOST_DEVICE bool has_in_edges() const { return in.present(); }
+  IRGL_HD uint32_t num_vertices() const { return out.vertex_count; }
+  IRGL_HD uint64_t num_edges() const { return out.edge_count; }
+  IRGL_HD bool has_in_edges() const { return in.present(); }
 };
 
 static_assert(std::is_trivially_copyable_v<GraphView>, "views are passed to kernels by value");

@@ -9,13 +9,9 @@
 
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define IRGL_HD __host__ __device__
-#define IRGL_FORCEINLINE __forceinline__
-#else
-#define IRGL_HD
-#define IRGL_FORCEINLINE inline
-#endif
+// Relative, as all of the prelude's includes: irglc type-checks programs
+// with only this directory on the include path.
+#include "../support/host_device.h"
 
 namespace irgl::lang {
 
@@ -24,15 +20,6 @@ using Edge = uint64_t;
 
 // "Unreached" for uint32 vertex data (levels, distances, labels).
 inline constexpr uint32_t INF = 0xffffffffu;
-
-// The type of the value operand of the atomics: taken from the target, so
-// `atomic_add(count[v], 1)` works for any integer target type.
-template <class T>
-struct NonDeducedHelper {
-  using type = T;
-};
-template <class T>
-using NonDeduced = typename NonDeducedHelper<T>::type;
 
 // The integers [first, last) as a range for range-based for loops.
 template <class T>

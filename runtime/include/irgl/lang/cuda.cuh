@@ -7,18 +7,18 @@
 // (a NodeData's elements), Worklist (a queue view with warp-aggregated
 // push, and the bitmaps of its frontier form), ReductionSlot (a thread's
 // partial value of a reduction, combined per block and flushed with one
-// atomic), atomics, grid-stride ranges.
-// Host side (used by the driver): NodeData<T>, Pipe, Sum/Min/Max, launch
-// shapes.
+// atomic), grid-stride ranges. The atomics, and the reductions' names and
+// operators, are the CPU prelude's (operations.h), performed on the GPU by
+// the instructions of cuda_atomics.cuh.
+// Host side (used by the driver): NodeData<T>, Pipe, a Reduction's storage,
+// launch shapes.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cooperative_groups.h>
 #include <cstdint>
-#include <cstring>
 #include <cub/block/block_reduce.cuh>
-#include <limits>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -35,6 +35,7 @@
 #include "irgl/gpu/worklist/pipe.cuh"
 #include "irgl/gpu/worklist/sparse_queue.cuh"
 #include "irgl/lang/common.h"
+#include "irgl/lang/cuda_atomics.cuh"
 #include "irgl/lang/cuda_run.h"
 #include "irgl/lang/outputs.h"
 
@@ -278,227 +279,8 @@ class Pipe {
 };
 
 //===----------------------------------------------------------------------===//
-// Atomics on vertex data (device; sequential fallbacks on the host so that
-// __host__ __device__ helpers may call them)
-//===----------------------------------------------------------------------===//
-
-namespace detail {
-template <class T>
-IRGL_HD unsigned long long* as_ull(T* p) {
-  static_assert(sizeof(T) == 8, "64-bit types only");
-  return reinterpret_cast<unsigned long long*>(p);
-}
-template <class T>
-IRGL_HD unsigned int* as_uint(T* p) {
-  static_assert(sizeof(T) == 4, "32-bit types only");
-  return reinterpret_cast<unsigned int*>(p);
-}
-template <class T>
-IRGL_HD T from_bits(unsigned long long bits) {
-  T value;
-  memcpy(&value, &bits, sizeof(T));
-  return value;
-}
-template <class T>
-IRGL_HD unsigned long long to_bits(T value) {
-  unsigned long long bits = 0;
-  memcpy(&bits, &value, sizeof(T));
-  return bits;
-}
-
-#if defined(__CUDA_ARCH__)
-// Compare-and-swap loop applying `update` (for operations the hardware lacks).
-template <class T, class Update>
-__device__ T cas_loop(T* target, Update update) {
-  if constexpr (sizeof(T) == 4) {
-    unsigned int* word = as_uint(target);
-    unsigned int old = *word, assumed;
-    do {
-      assumed = old;
-      const T next = update(from_bits<T>(assumed));
-      old = atomicCAS(word, assumed, static_cast<unsigned int>(to_bits(next)));
-    } while (old != assumed);
-    return from_bits<T>(old);
-  } else {
-    unsigned long long* word = as_ull(target);
-    unsigned long long old = *word, assumed;
-    do {
-      assumed = old;
-      old = atomicCAS(word, assumed, to_bits(update(from_bits<T>(assumed))));
-    } while (old != assumed);
-    return from_bits<T>(old);
-  }
-}
-#endif
-}  // namespace detail
-
-template <class T>
-IRGL_HD T atomic_min(T& target, NonDeduced<T> value) {
-#if defined(__CUDA_ARCH__)
-  if constexpr (std::is_floating_point_v<T>) {
-    return detail::cas_loop(&target, [value](T old) { return value < old ? value : old; });
-  } else if constexpr (sizeof(T) == 4) {
-    return atomicMin(&target, value);
-  } else if constexpr (std::is_signed_v<T>) {
-    return static_cast<T>(atomicMin(reinterpret_cast<long long*>(&target), static_cast<long long>(value)));
-  } else {
-    return static_cast<T>(atomicMin(detail::as_ull(&target), static_cast<unsigned long long>(value)));
-  }
-#else
-  const T old = target;
-  if (value < old) target = value;
-  return old;
-#endif
-}
-
-template <class T>
-IRGL_HD T atomic_max(T& target, NonDeduced<T> value) {
-#if defined(__CUDA_ARCH__)
-  if constexpr (std::is_floating_point_v<T>) {
-    return detail::cas_loop(&target, [value](T old) { return old < value ? value : old; });
-  } else if constexpr (sizeof(T) == 4) {
-    return atomicMax(&target, value);
-  } else if constexpr (std::is_signed_v<T>) {
-    return static_cast<T>(atomicMax(reinterpret_cast<long long*>(&target), static_cast<long long>(value)));
-  } else {
-    return static_cast<T>(atomicMax(detail::as_ull(&target), static_cast<unsigned long long>(value)));
-  }
-#else
-  const T old = target;
-  if (old < value) target = value;
-  return old;
-#endif
-}
-
-template <class T>
-IRGL_HD T atomic_add(T& target, NonDeduced<T> value) {
-#if defined(__CUDA_ARCH__)
-  if constexpr (std::is_floating_point_v<T> || sizeof(T) == 4) {
-    return atomicAdd(&target, value);
-  } else {
-    // Two's complement makes unsigned addition right for signed values too.
-    return static_cast<T>(atomicAdd(detail::as_ull(&target), static_cast<unsigned long long>(value)));
-  }
-#else
-  const T old = target;
-  target = old + value;
-  return old;
-#endif
-}
-
-template <class T>
-IRGL_HD T atomic_sub(T& target, NonDeduced<T> value) {
-#if defined(__CUDA_ARCH__)
-  if constexpr (std::is_floating_point_v<T>) {
-    return atomicAdd(&target, -value);
-  } else if constexpr (sizeof(T) == 4) {
-    return atomicSub(&target, value);
-  } else {
-    return static_cast<T>(atomicAdd(detail::as_ull(&target), 0ull - static_cast<unsigned long long>(value)));
-  }
-#else
-  const T old = target;
-  target = old - value;
-  return old;
-#endif
-}
-
-template <class T>
-IRGL_HD T atomic_exch(T& target, NonDeduced<T> value) {
-#if defined(__CUDA_ARCH__)
-  if constexpr (sizeof(T) == 4) {
-    return detail::from_bits<T>(atomicExch(detail::as_uint(&target),
-                                           static_cast<unsigned int>(detail::to_bits(value))));
-  } else {
-    return detail::from_bits<T>(atomicExch(detail::as_ull(&target), detail::to_bits(value)));
-  }
-#else
-  const T old = target;
-  target = value;
-  return old;
-#endif
-}
-
-// Bitwise or / and on integer data.
-template <class T>
-IRGL_HD T atomic_or(T& target, NonDeduced<T> value) {
-  static_assert(std::is_integral_v<T>, "atomic_or takes integers");
-#if defined(__CUDA_ARCH__)
-  if constexpr (sizeof(T) == 4) {
-    return static_cast<T>(atomicOr(detail::as_uint(&target), static_cast<unsigned int>(value)));
-  } else {
-    return static_cast<T>(atomicOr(detail::as_ull(&target), static_cast<unsigned long long>(value)));
-  }
-#else
-  const T old = target;
-  target = old | value;
-  return old;
-#endif
-}
-template <class T>
-IRGL_HD T atomic_and(T& target, NonDeduced<T> value) {
-  static_assert(std::is_integral_v<T>, "atomic_and takes integers");
-#if defined(__CUDA_ARCH__)
-  if constexpr (sizeof(T) == 4) {
-    return static_cast<T>(atomicAnd(detail::as_uint(&target), static_cast<unsigned int>(value)));
-  } else {
-    return static_cast<T>(atomicAnd(detail::as_ull(&target), static_cast<unsigned long long>(value)));
-  }
-#else
-  const T old = target;
-  target = old & value;
-  return old;
-#endif
-}
-
-// Stores `desired` when the target equals `expected` (bitwise); returns the
-// old value.
-template <class T>
-IRGL_HD T atomic_cas(T& target, NonDeduced<T> expected, NonDeduced<T> desired) {
-#if defined(__CUDA_ARCH__)
-  if constexpr (sizeof(T) == 4) {
-    return detail::from_bits<T>(atomicCAS(detail::as_uint(&target),
-                                          static_cast<unsigned int>(detail::to_bits(expected)),
-                                          static_cast<unsigned int>(detail::to_bits(desired))));
-  } else {
-    return detail::from_bits<T>(
-        atomicCAS(detail::as_ull(&target), detail::to_bits(expected), detail::to_bits(desired)));
-  }
-#else
-  const T old = target;
-  if (old == expected) target = desired;
-  return old;
-#endif
-}
-
-//===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//
-
-struct SumOp {
-  template <class T>
-  IRGL_HD static T identity() { return T(0); }
-  template <class T>
-  IRGL_HD static T combine(T a, T b) { return a + b; }
-  template <class T>
-  IRGL_HD static void atomic(T& target, T value) { atomic_add(target, value); }
-};
-struct MinOp {
-  template <class T>
-  IRGL_HD static T identity() { return std::numeric_limits<T>::max(); }
-  template <class T>
-  IRGL_HD static T combine(T a, T b) { return b < a ? b : a; }
-  template <class T>
-  IRGL_HD static void atomic(T& target, T value) { atomic_min(target, value); }
-};
-struct MaxOp {
-  template <class T>
-  IRGL_HD static T identity() { return std::numeric_limits<T>::lowest(); }
-  template <class T>
-  IRGL_HD static T combine(T a, T b) { return a < b ? b : a; }
-  template <class T>
-  IRGL_HD static void atomic(T& target, T value) { atomic_max(target, value); }
-};
 
 // A kernel's handle to a reduction. Each thread combines into its own copy
 // (`partial`, starting at the identity); flush() combines the block's
@@ -526,13 +308,15 @@ struct ReductionSlot {
     __syncthreads();
     const T block_value =
         BlockReduce(storage).Reduce(partial, [](T a, T b) { return Op::combine(a, b); });
-    if (threadIdx.x == 0) Op::atomic(*target, block_value);
+    if (threadIdx.x == 0) irgl::detail::atomic_update<Op>(*target, block_value);
     partial = Op::template identity<T>();  // a persistent kernel flushes once per step
   }
 #endif
 };
 
-// The driver's side of a reduction: assign to reset it, value() to read it.
+// A global reduction (operations.h), in device memory: the driver assigns
+// to reset it and calls value() to read it; kernels combine into it through
+// its view().
 template <class T, class Op>
 class Reduction {
  public:
@@ -564,25 +348,6 @@ class Reduction {
   mutable gpu::DeviceBuffer<T> value_;
 };
 
-template <class T>
-class Sum : public Reduction<T, SumOp> {
- public:
-  using Reduction<T, SumOp>::Reduction;
-  using Reduction<T, SumOp>::operator=;
-};
-template <class T>
-class Min : public Reduction<T, MinOp> {
- public:
-  using Reduction<T, MinOp>::Reduction;
-  using Reduction<T, MinOp>::operator=;
-};
-template <class T>
-class Max : public Reduction<T, MaxOp> {
- public:
-  using Reduction<T, MaxOp>::Reduction;
-  using Reduction<T, MaxOp>::operator=;
-};
-
 //===----------------------------------------------------------------------===//
 // Outputs
 //===----------------------------------------------------------------------===//
@@ -591,13 +356,6 @@ template <class T>
 void output(NodeData<T>& data) {
   record_output(data.name(), [&data](OutputWriter& writer) {
     writer.vertex_values(data.name(), data.download());
-  });
-}
-template <class T, class Op>
-void output(Reduction<T, Op>& reduction) {
-  static_assert(std::is_integral_v<T>, "output() takes integer reductions");
-  record_output(reduction.name(), [&reduction](OutputWriter& writer) {
-    writer.scalar(reduction.name(), static_cast<uint64_t>(reduction.value()));
   });
 }
 

@@ -6,7 +6,9 @@
 // `program` markers) so that Clang can type-check programs (irglc and clangd
 // both parse them with it). It is also the runtime of irglc's sequential CPU
 // target (--target=cpu), so every operation here has the sequential meaning
-// the GPU code must reproduce. docs/language.md describes the language.
+// the GPU code must reproduce (the atomics and reductions are written once,
+// for both targets, in operations.h). docs/language.md describes the
+// language.
 #pragma once
 
 #include <algorithm>
@@ -21,6 +23,7 @@
 
 #include "common.h"
 #include "input.h"
+#include "operations.h"
 #include "outputs.h"
 
 // The markers of .irgl sources (not needed, and not defined, in the code
@@ -105,21 +108,8 @@ class Pipe {
   uint64_t rounds_ = 0;
 };
 
-struct SumOp {
-  template <class T>
-  static T combine(T a, T b) { return a + b; }
-};
-struct MinOp {
-  template <class T>
-  static T combine(T a, T b) { return b < a ? b : a; }
-};
-struct MaxOp {
-  template <class T>
-  static T combine(T a, T b) { return a < b ? b : a; }
-};
-
-// A global reduction: kernels combine values into it, the driver resets it
-// (r = v) and reads it (r.value()).
+// A global reduction (operations.h). Here it holds the value, and kernels
+// combine into it directly.
 template <class T, class Op>
 class Reduction {
  public:
@@ -137,81 +127,6 @@ class Reduction {
   std::string name_;
   T value_{};
 };
-
-template <class T>
-class Sum : public Reduction<T, SumOp> {
- public:
-  using Reduction<T, SumOp>::Reduction;
-  using Reduction<T, SumOp>::operator=;
-  Sum& operator+=(T value) {
-    this->reduce(value);
-    return *this;
-  }
-};
-template <class T>
-class Min : public Reduction<T, MinOp> {
- public:
-  using Reduction<T, MinOp>::Reduction;
-  using Reduction<T, MinOp>::operator=;
-};
-template <class T>
-class Max : public Reduction<T, MaxOp> {
- public:
-  using Reduction<T, MaxOp>::Reduction;
-  using Reduction<T, MaxOp>::operator=;
-};
-
-// Atomic read-modify-write on vertex data; each returns the value before
-// the operation. (Sequential here; atomic on the GPU.)
-template <class T>
-T atomic_min(T& target, NonDeduced<T> value) {
-  const T old = target;
-  if (value < old) target = value;
-  return old;
-}
-template <class T>
-T atomic_max(T& target, NonDeduced<T> value) {
-  const T old = target;
-  if (old < value) target = value;
-  return old;
-}
-template <class T>
-T atomic_add(T& target, NonDeduced<T> value) {
-  const T old = target;
-  target = old + value;
-  return old;
-}
-template <class T>
-T atomic_sub(T& target, NonDeduced<T> value) {
-  const T old = target;
-  target = old - value;
-  return old;
-}
-template <class T>
-T atomic_exch(T& target, NonDeduced<T> value) {
-  const T old = target;
-  target = value;
-  return old;
-}
-template <class T>
-T atomic_or(T& target, NonDeduced<T> value) {
-  const T old = target;
-  target = old | value;
-  return old;
-}
-template <class T>
-T atomic_and(T& target, NonDeduced<T> value) {
-  const T old = target;
-  target = old & value;
-  return old;
-}
-// Stores `desired` when the target equals `expected`.
-template <class T>
-T atomic_cas(T& target, NonDeduced<T> expected, NonDeduced<T> desired) {
-  const T old = target;
-  if (old == expected) target = desired;
-  return old;
-}
 
 // Runs body(n) for every vertex n, in parallel on the GPU (driver only).
 template <class Body>
@@ -234,18 +149,11 @@ PathLengthsFit<T> path_lengths_fit(const NodeData<T>& field) {
 template <class... Requirements>
 void require(const Graph&, Requirements...) {}
 
-// Makes vertex data or an integer reduction's value a result of the program.
+// Makes vertex data a result of the program (a reduction: operations.h).
 template <class T>
 void output(const NodeData<T>& data) {
   record_output(data.name(), [&data](OutputWriter& writer) {
     writer.vertex_values(data.name(), data.values());
-  });
-}
-template <class T, class Op>
-void output(const Reduction<T, Op>& reduction) {
-  static_assert(std::is_integral_v<T>, "output() takes integer reductions");
-  record_output(reduction.name(), [&reduction](OutputWriter& writer) {
-    writer.scalar(reduction.name(), static_cast<uint64_t>(reduction.value()));
   });
 }
 

@@ -77,8 +77,8 @@ struct HugeList {
 
 // ALB's huge list over `items`' arrays, counting in `count`.
 template <class Body>
-IRGL_HOST_DEVICE HugeList<Body> huge_list_over(const ItemArrays<Body>& items, uint64_t threshold,
-                                               unsigned long long* count) {
+IRGL_HD HugeList<Body> huge_list_over(const ItemArrays<Body>& items, uint64_t threshold,
+                                      unsigned long long* count) {
   HugeList<Body> huge;
   huge.threshold = threshold;
   huge.capacity = items.capacity;
@@ -143,7 +143,7 @@ struct HugeItemsAgent : AgentBase<B, Body, Counters> {
 // Bodies whose vertex v has the edges [edges_begin(v), edges_end(v)) with
 // edges_end(v) == edges_begin(v + 1) (CSR or CSC order, as irglc's bodies)
 // declare `static constexpr bool kContiguousEdges = true`,
-// `__host__ __device__ uint64_t edge_count() const` (all vertices' edges)
+// `IRGL_HD uint64_t edge_count() const` (all vertices' edges)
 // and `__host__ const void* edge_layout() const` (body.h); only they run
 // row tiles, whose cut reads the rows' edge ends as one sorted sequence.
 template <class Body, class = void>

@@ -17,13 +17,13 @@
 //     __device__ uint64_t edges_end(Node v) const;
 //     // The largest degree any vertex has in this direction (lets ALB skip
 //     // its inspection on graphs where no vertex can be huge).
-//     __host__ __device__ uint64_t max_degree() const;
+//     IRGL_HD uint64_t max_degree() const;
 //     // One edge; combines its contribution into `accum` (a partial value).
 //     __device__ void edge(Node v, Edge e, const Closure& closure, Accum& accum);
 //     // The vertex code after the edge loop, once all of v's edges are done,
 //     // with the combined accumulators.
 //     __device__ void post(Node v, const Closure& closure, const Accum& accum);
-//     __host__ __device__ static Accum identity();
+//     IRGL_HD static Accum identity();
 //     __device__ static void combine(Accum& into, const Accum& from);
 //     // Combines into memory other threads update too (global or shared).
 //     __device__ static void atomic_combine(Accum* into, const Accum& from);
@@ -38,7 +38,7 @@
 //     // row tiles (alb.cuh: RowTilesAgent), cut once per layout. irglc's
 //     // bodies declare all three.
 //     static constexpr bool kContiguousEdges = true;
-//     __host__ __device__ uint64_t edge_count() const;
+//     IRGL_HD uint64_t edge_count() const;
 //     __host__ const void* edge_layout() const;
 //   };
 //

@@ -12,10 +12,10 @@
 
 #include <cstdint>
 
-#include "irgl/gpu/host_device.h"
 #include "irgl/gpu/worklist/dense_bitmap.cuh"
 #include "irgl/gpu/worklist/sparse_queue.cuh"
 #include "irgl/graph/csr_graph.h"
+#include "irgl/support/host_device.h"
 
 namespace irgl::gpu::schedule {
 
@@ -24,9 +24,9 @@ inline constexpr uint64_t kUnknownSize = ~uint64_t{0};
 struct AllNodes {
   uint32_t count = 0;
 
-  IRGL_HOST_DEVICE uint64_t size() const { return count; }
-  IRGL_HOST_DEVICE VertexId operator[](uint64_t i) const { return static_cast<VertexId>(i); }
-  IRGL_HOST_DEVICE bool contains(VertexId) const { return true; }
+  IRGL_HD uint64_t size() const { return count; }
+  IRGL_HD VertexId operator[](uint64_t i) const { return static_cast<VertexId>(i); }
+  IRGL_HD bool contains(VertexId) const { return true; }
   uint64_t host_size() const { return count; }
 };
 
@@ -38,7 +38,7 @@ struct WorklistItems {
   uint64_t known_size = kUnknownSize;  // as last read by the host, if current
   DenseBitmapView members;             // words == nullptr: the queue's items
 
-  IRGL_HOST_DEVICE bool swept() const { return members.words != nullptr; }
+  IRGL_HD bool swept() const { return members.words != nullptr; }
 #if defined(__CUDACC__)
   __device__ uint64_t size() const { return swept() ? members.num_bits : queue.size(); }
   __device__ VertexId operator[](uint64_t i) const {

@@ -1,7 +1,7 @@
 // The index arithmetic of the load-balancing schedules: which tiles (active
-// vertices) and atoms (edges) each thread takes. Pure __host__ __device__
-// functions, so host unit tests can simulate a whole grid and check that
-// every atom is processed exactly once (tests/unit/schedule/).
+// vertices) and atoms (edges) each thread takes. Pure IRGL_HD functions, so
+// host unit tests can simulate a whole grid and check that every atom is
+// processed exactly once (tests/unit/schedule/).
 //
 // Vocabulary (paper 000): a tile is a vertex of the frontier (its position
 // `item` in the frontier), its atoms are its edges; a schedule maps tiles or
@@ -11,7 +11,7 @@
 
 #include <cstdint>
 
-#include "irgl/gpu/host_device.h"
+#include "irgl/support/host_device.h"
 
 namespace irgl::gpu::schedule {
 
@@ -19,11 +19,11 @@ namespace irgl::gpu::schedule {
 struct IndexRange {
   uint64_t begin = 0;
   uint64_t end = 0;
-  IRGL_HOST_DEVICE uint64_t size() const { return end > begin ? end - begin : 0; }
+  IRGL_HD uint64_t size() const { return end > begin ? end - begin : 0; }
 };
 
 // ceil(a / b) for b > 0, in integers.
-IRGL_HOST_DEVICE uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
+IRGL_HD inline uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
 
 //===----------------------------------------------------------------------===//
 // Tiles to threads and groups
@@ -31,25 +31,21 @@ IRGL_HOST_DEVICE uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a %
 
 // Grid-stride: worker w of `workers` takes indices w, w + workers, ... < count.
 // (Thread-mapped: workers are threads; group-mapped: workers are groups.)
-IRGL_HOST_DEVICE uint64_t first_index(uint64_t worker) { return worker; }
-IRGL_HOST_DEVICE uint64_t next_index(uint64_t index, uint64_t workers) {
-  return index + workers;
-}
+IRGL_HD inline uint64_t first_index(uint64_t worker) { return worker; }
+IRGL_HD inline uint64_t next_index(uint64_t index, uint64_t workers) { return index + workers; }
 
 // The group a thread belongs to when blocks of `block_threads` threads are cut
 // into groups of `group_size` consecutive threads, numbered across the grid.
 // A block holds block_threads / group_size whole groups; when group_size does
 // not divide block_threads, its last threads belong to none (in_whole_group).
-IRGL_HOST_DEVICE uint64_t group_of(uint64_t block, uint32_t thread, uint32_t block_threads,
-                                          uint32_t group_size) {
+IRGL_HD inline uint64_t group_of(uint64_t block, uint32_t thread, uint32_t block_threads,
+                                 uint32_t group_size) {
   return block * (block_threads / group_size) + thread / group_size;
 }
-IRGL_HOST_DEVICE uint64_t group_count(uint64_t blocks, uint32_t block_threads,
-                                             uint32_t group_size) {
+IRGL_HD inline uint64_t group_count(uint64_t blocks, uint32_t block_threads, uint32_t group_size) {
   return blocks * (block_threads / group_size);
 }
-IRGL_HOST_DEVICE bool in_whole_group(uint32_t thread, uint32_t block_threads,
-                                     uint32_t group_size) {
+IRGL_HD inline bool in_whole_group(uint32_t thread, uint32_t block_threads, uint32_t group_size) {
   return thread < block_threads / group_size * group_size;
 }
 
@@ -62,7 +58,7 @@ enum class TwcBin : uint8_t { fine = 0, warp = 1, block = 2 };
 // Merrill et al.'s bins: the block bin holds vertices with at least
 // block_threads edges, the warp bin those with at least 32, the rest are
 // fine-grained (their edges packed over the block through a scan).
-IRGL_HOST_DEVICE TwcBin twc_bin(uint64_t degree, uint32_t block_threads) {
+IRGL_HD inline TwcBin twc_bin(uint64_t degree, uint32_t block_threads) {
   if (degree >= block_threads) return TwcBin::block;
   if (degree >= 32) return TwcBin::warp;
   return TwcBin::fine;
@@ -78,7 +74,7 @@ IRGL_HOST_DEVICE TwcBin twc_bin(uint64_t degree, uint32_t block_threads) {
 // other blocks idle.
 // (32-bit division below 32 items per warp: a 64-bit one costs the TWC
 // kernel registers.)
-IRGL_HOST_DEVICE uint32_t twc_items_per_warp(uint64_t items, uint32_t grid_warps) {
+IRGL_HD inline uint32_t twc_items_per_warp(uint64_t items, uint32_t grid_warps) {
   if (items >= uint64_t(grid_warps) * 32 || grid_warps >= (1u << 27)) return 32;
   const uint32_t small = uint32_t(items);  // below 32 * grid_warps <= 2^32
   return small <= grid_warps ? 1 : (small + grid_warps - 1) / grid_warps;
@@ -86,16 +82,14 @@ IRGL_HOST_DEVICE uint32_t twc_items_per_warp(uint64_t items, uint32_t grid_warps
 
 // The frontier position thread `lane` of warp `warp` takes in the tile that
 // starts at `tile_base`, or ~0 when the lane has none (lane >= per_warp).
-IRGL_HOST_DEVICE uint64_t twc_tile_item(uint64_t tile_base, uint32_t warp, uint32_t lane,
-                                        uint32_t per_warp) {
+IRGL_HD inline uint64_t twc_tile_item(uint64_t tile_base, uint32_t warp, uint32_t lane,
+                                      uint32_t per_warp) {
   return lane < per_warp ? tile_base + uint64_t(warp) * per_warp + lane : ~uint64_t{0};
 }
 
 // ALB's inspection: a vertex is huge when its degree exceeds the threshold
 // (default: alb_threshold below).
-IRGL_HOST_DEVICE bool alb_is_huge(uint64_t degree, uint64_t threshold) {
-  return degree > threshold;
-}
+IRGL_HD inline bool alb_is_huge(uint64_t degree, uint64_t threshold) { return degree > threshold; }
 
 // The threshold a program asks for when it names none. Not 0: a threshold of
 // 0 is meaningful (every vertex with an edge is huge, paper 001 section 4.1).
@@ -119,8 +113,8 @@ inline constexpr uint64_t kAlbDefaultThresholdCap = 16384;
 // (pr, spmv) keep the threads launched: spread over the grid, a hub's edges
 // end in one atomic per thread on its accumulator, where TWC's block bin
 // reduces them in the block (cnr-2000 pr: 51.5 ms at the cap, 15.8 without).
-IRGL_HOST_DEVICE uint64_t alb_threshold(uint64_t requested, uint64_t threads_launched,
-                                        bool accumulates) {
+IRGL_HD inline uint64_t alb_threshold(uint64_t requested, uint64_t threads_launched,
+                                      bool accumulates) {
   if (requested != kAlbDefaultThreshold) return requested;
   if (accumulates || threads_launched < kAlbDefaultThresholdCap) return threads_launched;
   return kAlbDefaultThresholdCap;
@@ -132,14 +126,14 @@ IRGL_HOST_DEVICE uint64_t alb_threshold(uint64_t requested, uint64_t threads_lau
 // ahead whether its tiles hold more than their share of the round's edges
 // (web graphs cluster vertices of a few thousand edges in a few tiles); it
 // can see that the rest of the grid is idle.
-IRGL_HOST_DEVICE bool alb_hands_over(uint64_t blocks_done, uint64_t grid_blocks) {
+IRGL_HD inline bool alb_hands_over(uint64_t blocks_done, uint64_t grid_blocks) {
   return 2 * blocks_done >= grid_blocks;
 }
 
 // Whether ALB inspects at all: only when some vertex can be huge, so graphs
 // whose maximum degree (in the loop's direction) is at most the threshold
 // run plain TWC and pay nothing.
-IRGL_HOST_DEVICE bool alb_inspects(uint64_t max_degree, uint64_t threshold) {
+IRGL_HD inline bool alb_inspects(uint64_t max_degree, uint64_t threshold) {
   return alb_is_huge(max_degree, threshold);
 }
 
@@ -152,11 +146,11 @@ IRGL_HOST_DEVICE bool alb_inspects(uint64_t max_degree, uint64_t threshold) {
 // searches for the owning tile follow the same path (paper 001, figure 2).
 struct CyclicAtoms {
   uint64_t first, stride, total;
-  IRGL_HOST_DEVICE uint64_t begin() const { return first; }
-  IRGL_HOST_DEVICE bool valid(uint64_t atom) const { return atom < total; }
-  IRGL_HOST_DEVICE uint64_t next(uint64_t atom) const { return atom + stride; }
+  IRGL_HD uint64_t begin() const { return first; }
+  IRGL_HD bool valid(uint64_t atom) const { return atom < total; }
+  IRGL_HD uint64_t next(uint64_t atom) const { return atom + stride; }
 };
-IRGL_HOST_DEVICE CyclicAtoms cyclic_atoms(uint64_t thread, uint64_t threads, uint64_t total) {
+IRGL_HD inline CyclicAtoms cyclic_atoms(uint64_t thread, uint64_t threads, uint64_t total) {
   return {thread, threads, total};
 }
 
@@ -166,11 +160,11 @@ IRGL_HOST_DEVICE CyclicAtoms cyclic_atoms(uint64_t thread, uint64_t threads, uin
 // differ by more than one (runs of ceil(total / threads) would leave the last
 // threads with fewer, or none: 10 atoms over 4 threads as 3, 3, 3, 1).
 // No intermediate exceeds `total`, so 64-bit totals cannot overflow.
-IRGL_HOST_DEVICE uint64_t blocked_begin(uint64_t thread, uint64_t threads, uint64_t total) {
+IRGL_HD inline uint64_t blocked_begin(uint64_t thread, uint64_t threads, uint64_t total) {
   const uint64_t quotient = total / threads, remainder = total % threads;
   return thread * quotient + (thread < remainder ? thread : remainder);
 }
-IRGL_HOST_DEVICE IndexRange blocked_atoms(uint64_t thread, uint64_t threads, uint64_t total) {
+IRGL_HD inline IndexRange blocked_atoms(uint64_t thread, uint64_t threads, uint64_t total) {
   return {blocked_begin(thread, threads, total), blocked_begin(thread + 1, threads, total)};
 }
 
@@ -180,7 +174,7 @@ IRGL_HOST_DEVICE IndexRange blocked_atoms(uint64_t thread, uint64_t threads, uin
 // Binary search: ceil(log2(tiles)) steps. Offset is the offsets' type (TWC's
 // packed fine-grained edges of one block fit 32 bits).
 template <class Offset>
-IRGL_HOST_DEVICE uint64_t owning_tile(const Offset* offsets, uint64_t tiles, uint64_t atom) {
+IRGL_HD uint64_t owning_tile(const Offset* offsets, uint64_t tiles, uint64_t atom) {
   uint64_t low = 0, high = tiles;  // answer in [low, high)
   while (high - low > 1) {
     const uint64_t middle = low + (high - low) / 2;
@@ -204,8 +198,8 @@ struct MergeCoordinate {
 // The path's crossing of diagonal `diagonal` (tile + atom == diagonal), for
 // `ends[i]` = offsets[i + 1], the end of tile i's atoms (total = ends[tiles-1]).
 // Each unit of work is either an atom or the end of a tile.
-IRGL_HOST_DEVICE MergeCoordinate merge_path_search(uint64_t diagonal, const uint64_t* ends,
-                                                   uint64_t tiles, uint64_t atoms) {
+IRGL_HD inline MergeCoordinate merge_path_search(uint64_t diagonal, const uint64_t* ends,
+                                                 uint64_t tiles, uint64_t atoms) {
   uint64_t low = diagonal > atoms ? diagonal - atoms : 0;
   uint64_t high = diagonal < tiles ? diagonal : tiles;
   // Find the first tile x in [low, high] such that ends[x] > diagonal - x - 1,
@@ -220,8 +214,8 @@ IRGL_HOST_DEVICE MergeCoordinate merge_path_search(uint64_t diagonal, const uint
 
 // Thread t's share of the merge path: a blocked run of the tiles + atoms
 // diagonals, so shares differ by at most one unit of work.
-IRGL_HOST_DEVICE IndexRange merge_path_share(uint64_t thread, uint64_t threads,
-                                                    uint64_t tiles, uint64_t atoms) {
+IRGL_HD inline IndexRange merge_path_share(uint64_t thread, uint64_t threads, uint64_t tiles,
+                                           uint64_t atoms) {
   return blocked_atoms(thread, threads, tiles + atoms);
 }
 
@@ -240,8 +234,8 @@ struct MergePiece {
 // either as one whole piece in one share (an empty tile too) or as partial
 // pieces, each atom exactly once: a caller stores a whole piece's result
 // and combines partial ones atomically.
-IRGL_HOST_DEVICE bool next_merge_piece(MergeCoordinate& at, uint64_t share_end,
-                                       const uint64_t* ends, MergePiece& piece) {
+IRGL_HD inline bool next_merge_piece(MergeCoordinate& at, uint64_t share_end, const uint64_t* ends,
+                                     MergePiece& piece) {
   while (at.tile + at.atom < share_end) {
     const uint64_t first = at.tile == 0 ? 0 : ends[at.tile - 1], last = ends[at.tile];
     const uint64_t left = share_end - at.tile - at.atom;  // units of the share left
@@ -263,8 +257,8 @@ IRGL_HOST_DEVICE bool next_merge_piece(MergeCoordinate& at, uint64_t share_end,
 //===----------------------------------------------------------------------===//
 
 // The number of row tiles of `rows` rows with `edges` edges in all.
-IRGL_HOST_DEVICE uint64_t row_tile_count(uint64_t rows, uint64_t edges, uint64_t units,
-                                         uint64_t row_cost) {
+IRGL_HD inline uint64_t row_tile_count(uint64_t rows, uint64_t edges, uint64_t units,
+                                       uint64_t row_cost) {
   return ceil_div(row_cost * rows + edges, units);
 }
 
@@ -272,9 +266,9 @@ IRGL_HOST_DEVICE uint64_t row_tile_count(uint64_t rows, uint64_t edges, uint64_t
 // work split into one tile per block, so that a small graph keeps every
 // block busy, within [min_units, max_units] (max_units: what a tile's
 // shared memory holds).
-IRGL_HOST_DEVICE uint64_t row_tile_units_for(uint64_t rows, uint64_t edges, uint64_t row_cost,
-                                             uint64_t blocks, uint64_t min_units,
-                                             uint64_t max_units) {
+IRGL_HD inline uint64_t row_tile_units_for(uint64_t rows, uint64_t edges, uint64_t row_cost,
+                                           uint64_t blocks, uint64_t min_units,
+                                           uint64_t max_units) {
   const uint64_t share = ceil_div(row_cost * rows + edges, blocks > 0 ? blocks : 1);
   return share < min_units ? min_units : share > max_units ? max_units : share;
 }
@@ -286,8 +280,8 @@ IRGL_HOST_DEVICE uint64_t row_tile_units_for(uint64_t rows, uint64_t edges, uint
 // edges number fewer than `units` but for its first row's.
 // first(row_tile_count(...)) == rows.
 template <class Ends>
-IRGL_HOST_DEVICE uint64_t row_tile_first_row(uint64_t tile, uint64_t units, uint64_t row_cost,
-                                             const Ends& ends, uint64_t rows) {
+IRGL_HD uint64_t row_tile_first_row(uint64_t tile, uint64_t units, uint64_t row_cost,
+                                    const Ends& ends, uint64_t rows) {
   const uint64_t target = tile * units;
   uint64_t low = 0, high = rows;  // the answer lies in [low, high]
   while (low < high) {

@@ -12,10 +12,10 @@
 
 #include <cstdint>
 
-#include "irgl/gpu/host_device.h"
 #include "irgl/gpu/schedule/agent.cuh"
 #include "irgl/gpu/schedule/frontier.cuh"
 #include "irgl/gpu/schedule/index.h"
+#include "irgl/support/host_device.h"
 
 namespace irgl::gpu::ranges {
 
@@ -30,20 +30,20 @@ struct StepRange {
   struct Iterator {
     uint64_t index;
     uint64_t step;
-    IRGL_HOST_DEVICE uint64_t operator*() const { return index; }
-    IRGL_HOST_DEVICE Iterator& operator++() {
+    IRGL_HD uint64_t operator*() const { return index; }
+    IRGL_HD Iterator& operator++() {
       index += step;
       return *this;
     }
     // `<`, not `==`: a step may jump over the end.
-    IRGL_HOST_DEVICE bool operator!=(const Iterator& end) const { return index < end.index; }
+    IRGL_HD bool operator!=(const Iterator& end) const { return index < end.index; }
   };
-  IRGL_HOST_DEVICE Iterator begin() const { return {from, step}; }
-  IRGL_HOST_DEVICE Iterator end() const { return {to, step}; }
-  IRGL_HOST_DEVICE uint64_t size() const { return from < to ? ceil_div(to - from, step) : 0; }
+  IRGL_HD Iterator begin() const { return {from, step}; }
+  IRGL_HD Iterator end() const { return {to, step}; }
+  IRGL_HD uint64_t size() const { return from < to ? ceil_div(to - from, step) : 0; }
 };
 
-IRGL_HOST_DEVICE StepRange step_range(uint64_t from, uint64_t to, uint64_t step) {
+IRGL_HD inline StepRange step_range(uint64_t from, uint64_t to, uint64_t step) {
   return {from, to, step};
 }
 
@@ -51,8 +51,8 @@ IRGL_HOST_DEVICE StepRange step_range(uint64_t from, uint64_t to, uint64_t step)
 struct TileList {
   const VertexId* ids = nullptr;
   uint64_t count = 0;
-  IRGL_HOST_DEVICE uint64_t size() const { return count; }
-  IRGL_HOST_DEVICE VertexId operator[](uint64_t i) const { return ids[i]; }
+  IRGL_HD uint64_t size() const { return count; }
+  IRGL_HD VertexId operator[](uint64_t i) const { return ids[i]; }
 };
 
 // Tiles whose atoms are a CSR's: tile t has atoms [offsets[t], offsets[t + 1]).
@@ -63,17 +63,15 @@ struct CsrTiles {
   const uint64_t* offsets = nullptr;
   Items items;
 
-  IRGL_HOST_DEVICE uint64_t size() const { return items.size(); }
-  IRGL_HOST_DEVICE VertexId operator[](uint64_t i) const { return items[i]; }
-  IRGL_HOST_DEVICE StepRange atoms(VertexId tile) const {
-    return {offsets[tile], offsets[tile + 1], 1};
-  }
+  IRGL_HD uint64_t size() const { return items.size(); }
+  IRGL_HD VertexId operator[](uint64_t i) const { return items[i]; }
+  IRGL_HD StepRange atoms(VertexId tile) const { return {offsets[tile], offsets[tile + 1], 1}; }
 };
 
-IRGL_HOST_DEVICE CsrTiles<> csr_tiles(const uint64_t* offsets, uint32_t rows) {
+IRGL_HD inline CsrTiles<> csr_tiles(const uint64_t* offsets, uint32_t rows) {
   return {offsets, schedule::AllNodes{rows}};
 }
-IRGL_HOST_DEVICE CsrTiles<TileList> csr_tiles(const uint64_t* offsets, TileList rows) {
+IRGL_HD inline CsrTiles<TileList> csr_tiles(const uint64_t* offsets, TileList rows) {
   return {offsets, rows};
 }
 

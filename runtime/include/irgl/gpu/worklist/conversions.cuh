@@ -9,11 +9,11 @@
 #include <cub/block/block_reduce.cuh>
 
 #include "irgl/gpu/device_buffer.h"
-#include "irgl/gpu/host_device.h"
 #include "irgl/gpu/scratch_buffer.h"
 #include "irgl/gpu/worklist/dense_bitmap.cuh"
 #include "irgl/gpu/worklist/frontier_policy.h"
 #include "irgl/gpu/worklist/sparse_queue.cuh"
+#include "irgl/support/host_device.h"
 
 namespace irgl::gpu {
 
@@ -45,15 +45,15 @@ class FrontierStats {
   static constexpr uint64_t kDegreeSamples = 4096;
   static_assert((kDegreeSamples & (kDegreeSamples - 1)) == 0, "a power of two (sample_index)");
   // How many of `size` items an estimate of up to `max_samples` reads.
-  IRGL_HOST_DEVICE static constexpr uint64_t degree_samples(
-      uint64_t size, uint64_t max_samples = kDegreeSamples) {
+  IRGL_HD static constexpr uint64_t degree_samples(uint64_t size,
+                                                   uint64_t max_samples = kDegreeSamples) {
     return size < max_samples ? size : max_samples;
   }
   // The degree sum of `size` items from the sum of degree_samples(size,
   // max_samples) of their degrees: exact when every item was sampled, else
   // the mean times size (in floating point: the product may overflow).
-  IRGL_HOST_DEVICE static uint64_t scale_sampled_degrees(uint64_t sampled, uint64_t size,
-                                                         uint64_t max_samples = kDegreeSamples) {
+  IRGL_HD static uint64_t scale_sampled_degrees(uint64_t sampled, uint64_t size,
+                                                uint64_t max_samples = kDegreeSamples) {
     const uint64_t samples = degree_samples(size, max_samples);
     return samples == size ? sampled
                            : static_cast<uint64_t>(static_cast<double>(sampled) / samples * size);
@@ -61,8 +61,8 @@ class FrontierStats {
   // The item sample s < degree_samples(size, max_samples) reads: floor(s *
   // size / max_samples), evenly spaced. max_samples is a power of two, so
   // that this is a shift, not a 64-bit division, when the sample is full.
-  IRGL_HOST_DEVICE static constexpr uint64_t sample_index(uint64_t s, uint64_t size,
-                                                          uint64_t max_samples = kDegreeSamples) {
+  IRGL_HD static constexpr uint64_t sample_index(uint64_t s, uint64_t size,
+                                                 uint64_t max_samples = kDegreeSamples) {
     return size <= max_samples ? s : s * size / max_samples;
   }
 #if defined(__CUDACC__)
@@ -136,7 +136,7 @@ struct DenseRoundCheck {
   // thread, not the host's 4,096. With 4,096 the check cost about 5.5 us a
   // round on cnr-2000 (bfs outlined: 1.60 ms against 1.40 sparse).
   template <int BlockThreads>
-  IRGL_HOST_DEVICE static constexpr uint64_t samples_per_block() {
+  IRGL_HD static constexpr uint64_t samples_per_block() {
     static_assert((BlockThreads & (BlockThreads - 1)) == 0, "a power of two (sample_index)");
     return 2 * BlockThreads;
   }

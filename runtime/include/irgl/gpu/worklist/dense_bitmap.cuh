@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "irgl/gpu/device_buffer.h"
-#include "irgl/gpu/host_device.h"
 #include "irgl/graph/csr_graph.h"
+#include "irgl/support/host_device.h"
 
 namespace irgl::gpu {
 
@@ -33,12 +33,12 @@ struct DenseBitmapView {
   uint32_t* words = nullptr;
   uint64_t num_bits = 0;
 
-  IRGL_HOST_DEVICE static uint64_t word_count(uint64_t bits) {
+  IRGL_HD static uint64_t word_count(uint64_t bits) {
     return (bits + kBitsPerWord - 1) / kBitsPerWord;
   }
-  IRGL_HOST_DEVICE static uint64_t word_of(VertexId v) { return v / kBitsPerWord; }
-  IRGL_HOST_DEVICE static uint32_t mask_of(VertexId v) { return 1u << (v % kBitsPerWord); }
-  IRGL_HOST_DEVICE uint64_t num_words() const { return word_count(num_bits); }
+  IRGL_HD static uint64_t word_of(VertexId v) { return v / kBitsPerWord; }
+  IRGL_HD static uint32_t mask_of(VertexId v) { return 1u << (v % kBitsPerWord); }
+  IRGL_HD uint64_t num_words() const { return word_count(num_bits); }
 
 #if defined(__CUDACC__)
   // Preconditions for all: v < num_bits.

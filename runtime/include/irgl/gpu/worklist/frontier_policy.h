@@ -38,8 +38,8 @@
 #include <string>
 #include <vector>
 
-#include "irgl/gpu/host_device.h"
 #include "irgl/gpu/schedule/index.h"
+#include "irgl/support/host_device.h"
 
 namespace irgl::gpu {
 
@@ -62,7 +62,7 @@ std::optional<FrontierMode> parse_frontier_mode(const std::string& text);
 // `edges` edges: items * max_degree >= edges, without overflowing the
 // product. The free test before a degree sum, on the host (needs_degree_sum)
 // and in a persistent kernel (DenseRoundCheck).
-IRGL_HOST_DEVICE bool may_hold_edges(uint64_t items, uint64_t max_degree, uint64_t edges) {
+IRGL_HD inline bool may_hold_edges(uint64_t items, uint64_t max_degree, uint64_t edges) {
   return items >= schedule::ceil_div(edges, max_degree);
 }
 
