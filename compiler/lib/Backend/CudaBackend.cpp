@@ -107,7 +107,8 @@ void write_library_entry(CodeWriter& out, const Module& module, const std::vecto
              module.program_name + " needs float edge weights\");");
   std::string args = "view_of(irgl_graph)";
   for (const ProgramParam& param : module.driver.params) args += ", " + param.var.name;
-  out.line(module.driver.name + "(" + args + ", irgl::lang::CudaRun{});");
+  // The run's degree shapes, which --schedule=auto chooses by.
+  out.line(module.driver.name + "(" + args + ", irgl::lang::run_for(irgl_graph));");
   out.line("Result irgl_result;");
   for (const std::string& name : outputs)
     out.line("irgl_result." + name + " = " + name + (module.find_field(name) ? ".download();" : ".value();"));

@@ -140,7 +140,7 @@ int compile(int argc, char** argv) {
        "cuda (GPU) or cpu (sequential C++, the reference)")
       ("schedule", po::value(&options.schedule),
        ("schedule of every edge loop without a '#pragma irgl schedule', a name and its "
-        "options, comma-separated (default: alb):\n" +
+        "options, comma-separated (default: auto):\n" +
         irglc::schedule_help()).c_str())
       ("schedule-header", po::value(&options.schedule_headers),
        "a header declaring your own schedules (extern:NAME), #include'd by the CUDA code as "

@@ -10,6 +10,28 @@
 namespace irgl::lang {
 namespace {
 
+// run_for() computes on the GPU the degree shapes that --schedule=auto
+// chooses by: the host's shape_of_degrees() of the same CSR and CSC.
+TEST(LangRun, RunForDescribesTheDegreesLikeTheHost) {
+  IRGL_REQUIRE_GPU();
+  const CsrGraph host =
+      irgl::testing::random_graph("run-for", 5000, 40000, WeightType::none, true, 9, 100);
+  const gpu::DeviceGraph device(host);
+  const CudaRun run = run_for(device);
+  for (const auto& [shape, offsets] :
+       {std::pair{run.out_degrees, host.out_offsets.data()}, std::pair{run.in_degrees, host.in_offsets.data()}}) {
+    const gpu::schedule::GraphShape expected =
+        gpu::schedule::shape_of_degrees(offsets, host.num_vertices());
+    EXPECT_EQ(shape.vertices, expected.vertices);
+    EXPECT_EQ(shape.edges, expected.edges);
+    EXPECT_EQ(shape.max_degree, expected.max_degree);
+    EXPECT_NEAR(shape.deviation, expected.deviation, 1e-9 * expected.deviation);
+  }
+  EXPECT_FALSE(run_for(gpu::DeviceGraph(irgl::testing::random_graph(
+                           "no-transpose", 10, 20, WeightType::none, false, 1)))
+                   .in_degrees.known());
+}
+
 // Regression: every run allocated its pipe (cudaMalloc, pinned counters,
 // synchronizing cudaFrees), 0.5 ms per run on an H200 (docs/experiments/2026-11-21-pipe-fix.md).
 TEST(LangPipe, TheNextRunReusesTheStorageEmpty) {

@@ -29,7 +29,7 @@ TEST(irglcSchedule, ParsesEveryNameAndPrintsItBack) {
   } names[] = {{"thread", ScheduleKind::thread}, {"warp", ScheduleKind::warp},
                {"block", ScheduleKind::block},   {"twc", ScheduleKind::twc},
                {"lb", ScheduleKind::lb},         {"merge-path", ScheduleKind::merge_path},
-               {"alb", ScheduleKind::alb}};
+               {"alb", ScheduleKind::alb},       {"auto", ScheduleKind::automatic}};
   for (const auto& name : names) {
     const Schedule schedule = parsed(name.text);
     EXPECT_EQ(schedule.kind, name.kind) << name.text;

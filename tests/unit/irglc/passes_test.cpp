@@ -44,7 +44,7 @@ PassRun run_standard(Module& module, const PassOptions& options) {
   return {ok, testing::internal::GetCapturedStderr()};
 }
 
-TEST(irglcScheduleSelection, DefaultsToAlb) {
+TEST(irglcScheduleSelection, DefaultsToAuto) {
   Module module;
   module.kernels.push_back(kernel_with_edge_loop("a", {"x.irgl", 3, 5}));
   Kernel no_edges;
@@ -54,7 +54,7 @@ TEST(irglcScheduleSelection, DefaultsToAlb) {
   EXPECT_TRUE(run.ok);
   EXPECT_EQ(run.stderr_text, "");
   const Schedule& schedule = module.kernels[0].loop.edge_loop->schedule;
-  EXPECT_EQ(schedule.name(), "alb");
+  EXPECT_EQ(schedule.name(), "auto");
   EXPECT_FALSE(schedule.alb_threshold.has_value());
   EXPECT_EQ(schedule.alb_distribution, AlbDistribution::cyclic);
   EXPECT_FALSE(module.kernels[1].loop.edge_loop.has_value());
@@ -142,11 +142,11 @@ TEST(irglcScheduleSelection, AlbOptionsNeedTheAlbSchedule) {
   EXPECT_FALSE(run.ok);
   EXPECT_EQ(run.stderr_text,
             "irglc: error: --alb-threshold and --alb-distribution apply only to schedules 'alb' "
-            "(the default) and 'auto', not --schedule=twc\n");
+            "and 'auto' (the default), not --schedule=twc\n");
 }
 
 TEST(irglcScheduleSelection, AlbOptionsConfigureTheOptionsAndTheDefaultSchedule) {
-  PassOptions threshold;  // no --schedule: the default, ALB
+  PassOptions threshold;  // no --schedule: the default, auto
   threshold.alb_threshold = 4096;
   PassOptions both;
   both.schedule = schedule_named("alb");
@@ -161,7 +161,7 @@ TEST(irglcScheduleSelection, AlbOptionsConfigureTheOptionsAndTheDefaultSchedule)
     const PassRun run = run_standard(module, options);
     ASSERT_TRUE(run.ok) << run.stderr_text;
     const Schedule& schedule = module.kernels[0].loop.edge_loop->schedule;
-    EXPECT_EQ(schedule.kind, ScheduleKind::alb);
+    EXPECT_EQ(schedule.kind, options.schedule ? ScheduleKind::alb : ScheduleKind::automatic);
     EXPECT_EQ(schedule.alb_threshold, options.alb_threshold);
     EXPECT_EQ(schedule.alb_distribution,
               options.alb_distribution.value_or(AlbDistribution::cyclic));

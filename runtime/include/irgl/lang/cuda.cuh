@@ -44,6 +44,11 @@ namespace irgl::lang {
 // A Graph view of a graph on the GPU (valid while `graph` lives).
 Graph view_of(const gpu::DeviceGraph& graph);
 
+// A run with the defaults irglc compiled and the graph's degree shapes
+// (CudaRun::out_degrees, in_degrees), which --schedule=auto chooses by:
+// what a library entry point runs with. Reads the offsets on the GPU.
+CudaRun run_for(const gpu::DeviceGraph& graph);
+
 //===----------------------------------------------------------------------===//
 // Vertex data
 //===----------------------------------------------------------------------===//

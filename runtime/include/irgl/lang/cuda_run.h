@@ -21,9 +21,9 @@ struct CudaRun {
   // and its pipes' frontier choices; none: not recorded.
   gpu::schedule::LoadLog* load_log = nullptr;
   gpu::FrontierLog* frontier_log = nullptr;
-  // The graph's out- and in-degrees, for --schedule=auto (CudaTarget fills
-  // them when it loads the graph; a library caller: shape_of_degrees() of
-  // its CSR and CSC offsets). Unknown: auto runs ALB.
+  // The graph's out- and in-degrees, for --schedule=auto (run_for() in
+  // cuda.cuh: CudaTarget and library entry points fill them). Unknown: auto
+  // runs ALB.
   gpu::schedule::GraphShape out_degrees, in_degrees;
   std::optional<uint64_t> auto_warp_items;  // --auto-warp-items
 

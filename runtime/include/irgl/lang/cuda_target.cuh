@@ -54,10 +54,9 @@ class CudaTarget : public ProgramTarget {
     options.reserve_bytes = footprint_.bytes(graph.num_vertices(), graph.num_edges());
     device_graph_ = gpu::DeviceGraph(graph, options);
     view_ = view_of(device_graph_);
-    run_.out_degrees = gpu::schedule::shape_of_degrees(graph.out().offsets, graph.num_vertices());
-    run_.in_degrees = graph.has_transpose() ? gpu::schedule::shape_of_degrees(
-                                                  graph.in().offsets, graph.num_vertices())
-                                            : gpu::schedule::GraphShape{};
+    const CudaRun shapes = run_for(device_graph_);
+    run_.out_degrees = shapes.out_degrees;
+    run_.in_degrees = shapes.in_degrees;
   }
 
   double run() override {
