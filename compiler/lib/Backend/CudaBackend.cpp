@@ -105,10 +105,12 @@ void write_library_entry(CodeWriter& out, const Module& module, const std::vecto
   if (module.graph_needs.weights == GraphNeeds::Weights::float32)
     out.line("if (irgl_graph.weight_type() != irgl::WeightType::float32) throw std::invalid_argument(\"" +
              module.program_name + " needs float edge weights\");");
-  std::string args = "view_of(irgl_graph)";
+  // The run's degree shapes, which --schedule=auto chooses by, and the
+  // view's largest degrees.
+  out.line("const irgl::lang::CudaRun irgl_run = irgl::lang::run_for(irgl_graph);");
+  std::string args = "view_of(irgl_graph, irgl_run)";
   for (const ProgramParam& param : module.driver.params) args += ", " + param.var.name;
-  // The run's degree shapes, which --schedule=auto chooses by.
-  out.line(module.driver.name + "(" + args + ", irgl::lang::run_for(irgl_graph));");
+  out.line(module.driver.name + "(" + args + ", irgl_run);");
   out.line("Result irgl_result;");
   for (const std::string& name : outputs)
     out.line("irgl_result." + name + " = " + name + (module.find_field(name) ? ".download();" : ".value();"));

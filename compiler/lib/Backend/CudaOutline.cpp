@@ -144,9 +144,10 @@ void write_outlined_loop(CodeWriter& out, const Module& module, const HostStmt& 
     out.line("    irgl_rounds." + step.member + ", irgl_" + step.member + "_state, " +
              step.kernel->name + "_options(" + run + "), irgl_shape);");
   }
-  out.comment("A round the kernel leaves to the host (--outline=auto: a heavy round, see");
-  out.comment("OutlinedLoop::heavy_items, or enough edges for a bitmap output), with a launch per kernel.");
-  out.open("auto irgl_host_round = [&]() -> uint64_t {");
+  out.comment("The rounds the kernel leaves to the host (--outline=auto: a heavy round, see");
+  out.comment("heavy_round.h, or enough edges for a bitmap output), with a launch per kernel.");
+  out.line("schedule::HostRounds irgl_host_rounds;");
+  out.open("irgl_host_rounds.run = [&]() -> uint64_t {");
   out.line("const uint64_t irgl_size = " + loop.name + ".size();");
   out.line("if (irgl_size == 0) return 0;");
   for (const Step& step : steps)
@@ -154,10 +155,11 @@ void write_outlined_loop(CodeWriter& out, const Module& module, const HostStmt& 
   out.line(loop.name + ".swap();");
   out.line("return irgl_size;");
   out.close("};");
-  out.line(loop.name + ".ran_on_device(");
-  out.line("    irgl_loop.run(irgl_rounds, " + loop.name +
-           ".storage(), " + run + ".outline, irgl_host_round,");
-  out.line("                  " + loop.name + ".dense_round_check()));");
+  out.line("irgl_host_rounds.heavy_items = " + loop.name + ".heavy_round_items();");
+  out.line("irgl_host_rounds.heavy_edges = " + loop.name + ".heavy_round_check();");
+  out.line("irgl_host_rounds.dense = " + loop.name + ".dense_round_check();");
+  out.line(loop.name + ".ran_on_device(irgl_loop.run(irgl_rounds, " + loop.name + ".storage(), " +
+           run + ".outline, irgl_host_rounds));");
   out.reopen("} else {  // --outline=off: a launch per kernel and round");
 }
 

@@ -9,30 +9,6 @@ namespace irgl::lang {
 
 namespace {
 
-__global__ void max_degree_kernel(const uint64_t* offsets, uint32_t nodes,
-                                  unsigned long long* result) {
-  unsigned long long local = 0;
-  const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
-  for (uint64_t v = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; v < nodes; v += stride)
-    local = max(local, static_cast<unsigned long long>(offsets[v + 1] - offsets[v]));
-  __shared__ typename cub::BlockReduce<unsigned long long, 256>::TempStorage storage;
-  local = cub::BlockReduce<unsigned long long, 256>(storage).Reduce(
-      local, [](unsigned long long a, unsigned long long b) { return a > b ? a : b; });
-  if (threadIdx.x == 0) atomicMax(result, local);
-}
-
-uint64_t max_degree(const uint64_t* offsets, uint32_t nodes) {
-  if (!offsets || nodes == 0) return 0;
-  gpu::DeviceBuffer<unsigned long long> result(1);
-  result.zero();
-  const unsigned blocks = static_cast<unsigned>(std::min<uint64_t>((nodes + 255) / 256, 4096));
-  max_degree_kernel<<<blocks, 256>>>(offsets, nodes, result.data());
-  IRGL_CUDA_CHECK_LAUNCH();
-  unsigned long long host = 0;
-  result.download(&host, 1);
-  return host;
-}
-
 // Sums (degree - mean)^2 over the vertices into *squares, the largest
 // degree into *max.
 __global__ void degree_shape_kernel(const uint64_t* offsets, uint32_t nodes, double mean,
@@ -95,16 +71,17 @@ CudaRun run_for(const gpu::DeviceGraph& graph) {
   return run;
 }
 
-Graph view_of(const gpu::DeviceGraph& graph) {
+Graph view_of(const gpu::DeviceGraph& graph, const CudaRun& run) {
   const gpu::GraphView view = graph.view();
   const AdjacencyView out{view.out.offsets, view.out.neighbors, view.out.weight_words};
   AdjacencyView in{};
   if (view.in.present()) in = {view.in.offsets, view.in.neighbors, view.in.weight_words};
   Graph result(graph.num_vertices(), graph.num_edges(), out, in);
-  result.set_max_degrees(max_degree(view.out.offsets, graph.num_vertices()),
-                         max_degree(view.in.offsets, graph.num_vertices()));
+  result.set_max_degrees(run.out_degrees.max_degree, run.in_degrees.max_degree);
   return result;
 }
+
+Graph view_of(const gpu::DeviceGraph& graph) { return view_of(graph, run_for(graph)); }
 
 namespace {
 
@@ -178,7 +155,9 @@ Pipe::Pipe(const Graph& graph, const CudaRun& run)
     : memory_(take_pipe(pipe_capacity(graph))),
       graph_(graph),
       mode_(run.frontier),
-      log_(run.frontier_log) {}
+      log_(run.frontier_log),
+      heavy_line_(gpu::schedule::heavy_round_line(run.out_degrees, multiprocessor_count(),
+                                                  run.heavy_round_edges.value_or(0))) {}
 
 Pipe::~Pipe() {
   if (memory_.queues.capacity() != 0) idle_pipes().push_back(std::move(memory_));
@@ -347,10 +326,14 @@ gpu::Pipe& Pipe::storage() {
   return memory_.queues;
 }
 
-gpu::DenseRoundCheck Pipe::dense_round_check() const {
+gpu::InputEdgesCheck Pipe::dense_round_check() const {
   const gpu::FrontierInputs inputs = graph_inputs();
   return {graph_.out().offsets, inputs.max_degree,
           gpu::FrontierPolicy::host_round_edges(mode_, inputs)};
+}
+
+gpu::InputEdgesCheck Pipe::heavy_round_check() const {
+  return {graph_.out().offsets, graph_inputs().max_degree, heavy_line_.edges};
 }
 
 void Pipe::ran_on_device(uint64_t rounds) {

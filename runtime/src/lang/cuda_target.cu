@@ -50,8 +50,8 @@ std::vector<TargetOption> alb_options(CudaRun& run) {
 TargetOption outline_option(CudaRun& run) {
   return {"outline",
           "how pipe loops run: auto (the default: rounds in one cooperative kernel, except "
-          "rounds with more items than it has threads (at least 1280 per SM), which are "
-          "launched from the host), "
+          "heavy rounds, which are launched from the host: more items than the kernel has "
+          "threads, at least 1280 per SM, and more edges than --heavy-round-edges), "
           "persistent (every round in the kernel), graph (a CUDA graph launches a kernel per "
           "round), off (a launch per kernel and round, from the host)",
           [&run](const std::string& text) {
@@ -61,16 +61,31 @@ TargetOption outline_option(CudaRun& run) {
           }};
 }
 
-TargetOption auto_warp_option(CudaRun& run) {
-  return {"auto-warp-items",
-          "--schedule=auto: the largest worklist round a warp per vertex runs where auto "
-          "picks warp (low degrees); larger rounds run TWC (default: 32 per SM)",
-          [&run](const std::string& text) {
-            const uint64_t items = parse_unsigned(text, "--auto-warp-items", UINT64_MAX);
-            if (items == 0) throw InputError::in("--auto-warp-items", "'0' is not at least 1");
-            run.auto_warp_items = items;
-            return "auto warp items: " + std::to_string(*run.auto_warp_items);
+// --NAME N for a count of at least 1, announced as "ANNOUNCED: N".
+TargetOption count_option(const char* name, const char* help, const char* announced,
+                          std::optional<uint64_t>& count) {
+  const std::string option = std::string("--") + name;
+  return {name, help, [option, announced, &count](const std::string& text) {
+            const uint64_t value = parse_unsigned(text, option, UINT64_MAX);
+            if (value == 0) throw InputError::in(option, "'0' is not at least 1");
+            count = value;
+            return std::string(announced) + ": " + std::to_string(value);
           }};
+}
+
+TargetOption auto_warp_option(CudaRun& run) {
+  return count_option("auto-warp-items",
+                      "--schedule=auto: the largest worklist round a warp per vertex runs where "
+                      "auto picks warp (low degrees); larger rounds run TWC (default: 32 per SM)",
+                      "auto warp items", run.auto_warp_items);
+}
+
+TargetOption heavy_round_option(CudaRun& run) {
+  return count_option("heavy-round-edges",
+                      "the edges from which a worklist round of many items is heavy, counted "
+                      "from a sample of its vertices' degrees: --outline=auto launches it from "
+                      "the host (default: 65536 per SM)",
+                      "heavy round edges", run.heavy_round_edges);
 }
 
 TargetOption frontier_option(CudaRun& run) {
@@ -98,7 +113,10 @@ std::vector<TargetOption> cuda_run_options(CudaRun& run, const ProgramDescriptio
   if (automatic || description.schedules.find("alb") != std::string::npos)
     options = alb_options(run);  // auto may run ALB
   if (automatic) options.push_back(auto_warp_option(run));
-  if (description.outlined_loops) options.push_back(outline_option(run));
+  if (description.outlined_loops) {
+    options.push_back(outline_option(run));
+    options.push_back(heavy_round_option(run));
+  }
   if (chooses_frontiers) options.push_back(frontier_option(run));
   return options;
 }

@@ -397,7 +397,9 @@ int run_program(int argc, char** argv, const ProgramDescription& description,
     const TimeSummary time_summary = summarize_times(times);
     print_time_summary(time_summary, times.size());
     const std::string run_summary = target.run_summary();
-    if (!run_summary.empty()) std::cout << run_summary << " (last run)\n";
+    std::istringstream summary_lines(run_summary);
+    for (std::string line; std::getline(summary_lines, line);)
+      std::cout << line << " (last run)\n";
     ResultSummary results(description.name, graph.num_vertices());
     for (const RecordedOutput& recorded : recorded_outputs()) recorded.write(results);
     for (const std::string& line : results.lines()) std::cout << line << "\n";

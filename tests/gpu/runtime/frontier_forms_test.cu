@@ -69,6 +69,44 @@ std::vector<uint32_t> pipe_bfs(const CsrGraph& host, const gpu::DeviceGraph& dev
   return level.download();
 }
 
+// Auto records each host launch's pick in the run's log: on a graph without
+// a degree above 32 a warp per vertex for rounds up to the warp line, TWC
+// above it; one launch per round; the levels are the CPU's.
+TEST(FrontierForms, AutoLogsThePickOfEachLaunch) {
+  IRGL_REQUIRE_GPU();
+  const CsrGraph host =
+      irgl::testing::random_graph("auto-log", 3000, 12000, WeightType::none, false, 3);
+  const gpu::DeviceGraph device(host);
+  const Graph graph = view_of(device);
+  TestRun test_run(FrontierMode::sparse);
+  schedule::AutoLog auto_log;
+  test_run.run.out_degrees = run_for(device).out_degrees;
+  ASSERT_LE(test_run.run.out_degrees.max_degree, 32u);
+  test_run.run.auto_log = &auto_log;
+  constexpr uint64_t kWarpLine = 100;
+  test_run.run.auto_warp_items = kWarpLine;
+  gpu::DeviceBuffer<uint32_t> level(host.num_vertices()), seen(host.num_vertices());
+  start_levels(level, 0);
+  seen.zero();
+  static schedule::State<ExpandBody<>> state;
+  Pipe pipe(graph, test_run.run);
+  pipe.push(0);
+  uint64_t warp_rounds = 0, twc_rounds = 0;
+  while (!pipe.empty()) {
+    (pipe.size() <= kWarpLine ? warp_rounds : twc_rounds) += 1;
+    const ExpandBody<> body{graph, pipe.in(), pipe.out(), {level.data()}, {seen.data()}};
+    schedule::Auto<kThreads>::run(body, pipe.in().items(), state, test_run.run.options("expand"));
+    pipe.swap();
+  }
+  uint64_t rounds = 0;
+  EXPECT_TRUE(vectors_equal(cpu_levels(host, 0, rounds), level.download()));
+  EXPECT_EQ(warp_rounds + twc_rounds, rounds);
+  ASSERT_GT(warp_rounds, 0u);
+  ASSERT_GT(twc_rounds, 0u);
+  EXPECT_EQ(auto_log.summary(), "schedule auto: expand " + std::to_string(warp_rounds) +
+                                    " warp, " + std::to_string(twc_rounds) + " twc");
+}
+
 // A graph whose BFS from vertex 5 has both tiny rounds and rounds reaching a
 // large part of the graph.
 const CsrGraph& test_graph() {
@@ -396,9 +434,9 @@ TEST(FrontierStats, MembersAndDegreeSums) {
             repeated.size() * (host.out_offsets[6] - host.out_offsets[5]));
 }
 
-// Every block of the kernel answers DenseRoundCheck::reached for the same
+// Every block of the kernel answers InputEdgesCheck::reached for the same
 // queue; answers[b] is block b's.
-__global__ void dense_check_kernel(gpu::DenseRoundCheck check, gpu::SparseQueueView queue,
+__global__ void dense_check_kernel(gpu::InputEdgesCheck check, gpu::SparseQueueView queue,
                                    uint64_t size, uint8_t* answers) {
   const bool reached = check.reached<256>(queue, size);
   if (threadIdx.x == 0) answers[blockIdx.x] = reached;
@@ -408,12 +446,12 @@ __global__ void dense_check_kernel(gpu::DenseRoundCheck check, gpu::SparseQueueV
 // estimate: exact up to its sample, and above it the mean of evenly spaced
 // samples times the size (exact when every item has the same degree); all
 // blocks agree.
-TEST(DenseRoundCheck, SampledDegreeSumsDecideInEveryBlockAlike) {
+TEST(InputEdgesCheck, SampledDegreeSumsDecideInEveryBlockAlike) {
   IRGL_REQUIRE_GPU();
   const CsrGraph host = irgl::testing::skewed_graph();
   const gpu::DeviceGraph device(host);
   const uint64_t* offsets = device.view().out.offsets;
-  constexpr uint64_t kSample = gpu::DenseRoundCheck::samples_per_block<256>();
+  constexpr uint64_t kSample = gpu::InputEdgesCheck::samples_per_block<256>();
   constexpr unsigned kBlocks = 7;
   gpu::DeviceBuffer<uint8_t> answers(kBlocks);
   auto degree = [&](VertexId v) { return host.out_offsets[v + 1] - host.out_offsets[v]; };
@@ -422,7 +460,7 @@ TEST(DenseRoundCheck, SampledDegreeSumsDecideInEveryBlockAlike) {
   auto answer = [&](const std::vector<VertexId>& items, uint64_t edges) {
     gpu::SparseQueue queue(items.size());
     queue.assign(items);
-    const gpu::DenseRoundCheck check{offsets, max_degree, edges};
+    const gpu::InputEdgesCheck check{offsets, max_degree, edges};
     dense_check_kernel<<<kBlocks, 256>>>(check, queue.view(), items.size(), answers.data());
     IRGL_CUDA_CHECK(cudaGetLastError());
     const std::vector<uint8_t> all = answers.download();

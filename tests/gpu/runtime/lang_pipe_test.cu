@@ -32,6 +32,24 @@ TEST(LangRun, RunForDescribesTheDegreesLikeTheHost) {
                    .in_degrees.known());
 }
 
+// The view's largest degrees come from the run's shapes, with or without
+// the run given, and equal the host's.
+TEST(LangRun, ViewOfTakesTheLargestDegreesFromTheRun) {
+  IRGL_REQUIRE_GPU();
+  const CsrGraph host =
+      irgl::testing::random_graph("view-of", 3000, 30000, WeightType::none, true, 5, 200);
+  const gpu::DeviceGraph device(host);
+  const uint64_t out_max = gpu::schedule::shape_of_degrees(host.out_offsets.data(), host.num_vertices()).max_degree;
+  const uint64_t in_max = gpu::schedule::shape_of_degrees(host.in_offsets.data(), host.num_vertices()).max_degree;
+  for (const Graph& graph : {view_of(device), view_of(device, run_for(device))}) {
+    EXPECT_EQ(graph.max_out_degree(), out_max);
+    EXPECT_EQ(graph.max_in_degree(), in_max);
+  }
+  // Without in-edges the in-degree maximum is 0.
+  const gpu::DeviceGraph forward(irgl::testing::random_graph("view-of-forward", 10, 20, WeightType::none, false, 1));
+  EXPECT_EQ(view_of(forward).max_in_degree(), 0u);
+}
+
 // Regression: every run allocated its pipe (cudaMalloc, pinned counters,
 // synchronizing cudaFrees), 0.5 ms per run on an H200 (docs/experiments/2026-11-21-pipe-fix.md).
 TEST(LangPipe, TheNextRunReusesTheStorageEmpty) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 #include <stdexcept>
 #include <vector>
@@ -203,10 +204,15 @@ TEST(Outline, AutoRunsTheKernelBuiltForItsPick) {
     rounds.expand.g = irgl::lang::view_of(device);
     RunOptions options;
     options.graph = shape_of_degrees(host->out_offsets.data(), host->num_vertices());
+    AutoLog log;
+    options.auto_log = &log;
+    options.kernel_name = "expand";
     rounds.items = InGrid<Auto<kThreads>>::items(rounds.expand, state, options, loop.shape(pipe));
     const bool low_degrees = options.graph.max_degree <= 32;
     EXPECT_EQ(low_degrees, host == &even);
     EXPECT_EQ(rounds.items.auto_pick, low_degrees ? AutoPick::warp : AutoPick::alb);
+    EXPECT_EQ(log.summary(), std::string("schedule auto: expand in a persistent kernel 1 ") +
+                                 (low_degrees ? "warp" : "alb"));
     EXPECT_EQ(loop.kernel_for(rounds),
               low_degrees
                   ? reinterpret_cast<const void*>(
@@ -278,7 +284,7 @@ TEST(AlbHandOver, AHostLaunchHandsClusteredBlockBinVerticesOver) {
 // tests of OutlineMode::automatic: the loop's rounds, and a round from the
 // host (standalone TWC launches) as a host_round runs it.
 struct AutoModeBfs {
-  // Few enough vertices for DenseRoundCheck's sample to be exact.
+  // Few enough vertices for InputEdgesCheck's sample to be exact.
   CsrGraph host = skewed_graph(500, 2000);
   DeviceGraph device;
   DeviceBuffer<uint32_t> level, edges_seen;
@@ -328,7 +334,8 @@ TEST(Outline, AutoModeHandsHeavyRoundsToTheHostAndBack) {
     host_sizes.push_back(size);
     return size;
   };
-  const uint64_t device_rounds = loop.run(bfs.rounds, bfs.pipe, OutlineMode::automatic, host_round);
+  const uint64_t device_rounds =
+      loop.run(bfs.rounds, bfs.pipe, OutlineMode::automatic, HostRounds{host_round});
   uint64_t expected_rounds = 0;
   EXPECT_TRUE(vectors_equal(cpu_levels(bfs.host, 5, expected_rounds), bfs.level.download()));
   EXPECT_EQ(device_rounds + host_rounds, expected_rounds);
@@ -338,45 +345,89 @@ TEST(Outline, AutoModeHandsHeavyRoundsToTheHostAndBack) {
   EXPECT_EQ(bfs.pipe.read_sizes().in.size, 0u);
 }
 
-// OutlineMode::automatic with a DenseRoundCheck: exactly the rounds whose
-// input has at least its edges go to the host (where a lang::Pipe writes
-// their output as a bitmap); the others, the rounds after them included,
-// run on the device, and the answer stays the same.
+// The edges of each BFS level's vertices, and a host round that records
+// the edges of its input, for the tests of the edge checks.
+struct LevelEdges {
+  explicit LevelEdges(const AutoModeBfs& bfs) : host(bfs.host) {
+    levels = cpu_levels(host, 5, rounds);
+    per_level.assign(rounds, 0);
+    for (VertexId v = 0; v < host.num_vertices(); ++v)
+      if (levels[v] != kUnvisited) per_level[levels[v]] += degree(v);
+    heaviest = *std::max_element(per_level.begin(), per_level.end());
+  }
+  uint64_t degree(VertexId v) const { return host.out_offsets[v + 1] - host.out_offsets[v]; }
+  std::function<uint64_t()> host_round(AutoModeBfs& bfs, State<ExpandBody>& state) {
+    return [this, &bfs, &state]() -> uint64_t {
+      const std::vector<VertexId> in = bfs.pipe.download_in();
+      if (in.empty()) return 0;
+      uint64_t in_edges = 0;
+      for (VertexId v : in) in_edges += degree(v);
+      host_round_edges.push_back(in_edges);
+      bfs.host_round(in.size(), state);
+      return in.size();
+    };
+  }
+  InputEdgesCheck check(const AutoModeBfs& bfs, uint64_t edges) const {
+    const Graph graph = irgl::lang::view_of(bfs.device);
+    return {graph.out().offsets, graph.max_out_degree(), edges};
+  }
+
+  const CsrGraph& host;
+  uint64_t rounds = 0;
+  std::vector<uint32_t> levels;
+  std::vector<uint64_t> per_level;
+  uint64_t heaviest = 0;
+  std::vector<uint64_t> host_round_edges;
+};
+
+// OutlineMode::automatic with a dense InputEdgesCheck: exactly the rounds
+// whose input has at least its edges go to the host (where a lang::Pipe
+// writes their output as a bitmap); the others, the rounds after them
+// included, run on the device, and the answer stays the same.
 TEST(Outline, AutoModeHandsRoundsWithManyEdgesToTheHost) {
   IRGL_REQUIRE_GPU();
   static OutlinedLoop<kThreads, ExpandRounds<Alb<kThreads>>> loop;
   static State<ExpandBody> state, host_state;
   AutoModeBfs bfs(loop, state);
-  const CsrGraph& host = bfs.host;
-  uint64_t expected_rounds = 0;
-  const std::vector<uint32_t> levels = cpu_levels(host, 5, expected_rounds);
-  auto degree = [&](VertexId v) { return host.out_offsets[v + 1] - host.out_offsets[v]; };
-  std::vector<uint64_t> level_edges(expected_rounds, 0);
-  for (VertexId v = 0; v < host.num_vertices(); ++v)
-    if (levels[v] != kUnvisited) level_edges[levels[v]] += degree(v);
+  LevelEdges levels(bfs);
   // The heaviest round and any as heavy go to the host: fewer than all.
-  const uint64_t edges = *std::max_element(level_edges.begin(), level_edges.end());
-  const uint64_t heavy_levels = std::count(level_edges.begin(), level_edges.end(), edges);
-  ASSERT_LT(heavy_levels, expected_rounds);
-  ASSERT_LE(host.num_vertices(), DenseRoundCheck::samples_per_block<kThreads>());  // exact sums
+  const uint64_t heavy_levels =
+      std::count(levels.per_level.begin(), levels.per_level.end(), levels.heaviest);
+  ASSERT_LT(heavy_levels, levels.rounds);
+  ASSERT_LE(bfs.host.num_vertices(), InputEdgesCheck::samples_per_block<kThreads>());  // exact sums
 
-  std::vector<uint64_t> host_round_edges;
-  auto host_round = [&]() -> uint64_t {
-    const std::vector<VertexId> in = bfs.pipe.download_in();
-    if (in.empty()) return 0;
-    uint64_t in_edges = 0;
-    for (VertexId v : in) in_edges += degree(v);
-    host_round_edges.push_back(in_edges);
-    bfs.host_round(in.size(), host_state);
-    return in.size();
-  };
-  const Graph graph = irgl::lang::view_of(bfs.device);
-  const DenseRoundCheck dense{graph.out().offsets, graph.max_out_degree(), edges};
-  const uint64_t device_rounds =
-      loop.run(bfs.rounds, bfs.pipe, OutlineMode::automatic, host_round, dense);
-  EXPECT_TRUE(vectors_equal(levels, bfs.level.download()));
-  EXPECT_EQ(device_rounds + host_round_edges.size(), expected_rounds);
-  EXPECT_EQ(host_round_edges, std::vector<uint64_t>(heavy_levels, edges));
+  HostRounds host{levels.host_round(bfs, host_state)};
+  host.dense = levels.check(bfs, levels.heaviest);
+  const uint64_t device_rounds = loop.run(bfs.rounds, bfs.pipe, OutlineMode::automatic, host);
+  EXPECT_TRUE(vectors_equal(levels.levels, bfs.level.download()));
+  EXPECT_EQ(device_rounds + levels.host_round_edges.size(), levels.rounds);
+  EXPECT_EQ(levels.host_round_edges, std::vector<uint64_t>(heavy_levels, levels.heaviest));
+  EXPECT_EQ(bfs.pipe.read_sizes().in.size, 0u);
+}
+
+// OutlineMode::automatic with a heavy-edge check: a round with more items
+// than the heavy size goes to the host only once its input has the edges
+// too; the host keeps the rounds until one has at most half the heavy
+// size (here: none), and the answer stays the same.
+TEST(Outline, AutoModeCountsTheEdgesOfAHeavyRound) {
+  IRGL_REQUIRE_GPU();
+  static OutlinedLoop<kThreads, ExpandRounds<Alb<kThreads>>> loop;
+  static State<ExpandBody> state, host_state;
+  AutoModeBfs bfs(loop, state);
+  LevelEdges levels(bfs);
+  const uint64_t first_heaviest =
+      std::find(levels.per_level.begin(), levels.per_level.end(), levels.heaviest) -
+      levels.per_level.begin();
+  ASSERT_GT(first_heaviest, 0u);
+  loop.set_heavy_items(1);
+  HostRounds host{levels.host_round(bfs, host_state)};
+  host.heavy_edges = levels.check(bfs, levels.heaviest);
+  const uint64_t device_rounds = loop.run(bfs.rounds, bfs.pipe, OutlineMode::automatic, host);
+  loop.set_heavy_items(0);
+  EXPECT_TRUE(vectors_equal(levels.levels, bfs.level.download()));
+  EXPECT_EQ(device_rounds, first_heaviest);
+  ASSERT_EQ(levels.host_round_edges.size(), levels.rounds - first_heaviest);
+  EXPECT_EQ(levels.host_round_edges.front(), levels.heaviest);
   EXPECT_EQ(bfs.pipe.read_sizes().in.size, 0u);
 }
 

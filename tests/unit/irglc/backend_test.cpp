@@ -369,7 +369,8 @@ TEST(irglcCudaBackend, LibraryModeWritesAHeaderAndNoMain) {
   EXPECT_EQ(code.source.find("int main("), std::string::npos);
   EXPECT_EQ(lines_between(code.source, "Result run(", "\n}"),
             "Result run(const irgl::gpu::DeviceGraph& irgl_graph, Node source) {\n"
-            "  bfs(view_of(irgl_graph), source, irgl::lang::run_for(irgl_graph));\n"
+            "  const irgl::lang::CudaRun irgl_run = irgl::lang::run_for(irgl_graph);\n"
+            "  bfs(view_of(irgl_graph, irgl_run), source, irgl_run);\n"
             "  Result irgl_result;\n"
             "  irgl_result.level = level.download();\n"
             "  return irgl_result;\n"

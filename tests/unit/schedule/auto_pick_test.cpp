@@ -70,6 +70,24 @@ TEST(AutoPick, FittedFamilies) {
   EXPECT_EQ(auto_pick(web, loop(LoopPlace::all_nodes, true)), AutoPick::lb);
 }
 
+// A launch's pick: warp's rounds above the line (or of unknown size) run
+// TWC; loops over every vertex keep warp; other picks are the rules'.
+TEST(AutoPick, WarpHandsLargeRoundsToTwc) {
+  const GraphShape mesh = shape(100000, 1000000, 20);  // warp's family: mean 10, max 20
+  constexpr uint64_t kLine = 100;
+  LoopShape round = loop(LoopPlace::light_round);
+  round.items = kLine;
+  EXPECT_EQ(launch_pick(mesh, round, kLine), AutoPick::warp);
+  round.items = kLine + 1;
+  EXPECT_EQ(launch_pick(mesh, round, kLine), AutoPick::twc);
+  EXPECT_EQ(launch_pick(mesh, loop(LoopPlace::heavy_round), kLine), AutoPick::twc);  // unknown size
+  LoopShape all = loop(LoopPlace::all_nodes);
+  all.items = 1000000;
+  EXPECT_EQ(launch_pick(mesh, all, kLine), AutoPick::warp);
+  const GraphShape web = shape(100000, 1000000, 5000);  // hubs: ALB at any size
+  EXPECT_EQ(launch_pick(web, round, kLine), AutoPick::alb);
+}
+
 TEST(AutoPick, ShapeOfDegrees) {
   // Degrees 0, 2, 4, 2: mean 2, deviation sqrt(2), max 4.
   const std::vector<uint64_t> offsets = {10, 10, 12, 16, 18};
@@ -81,6 +99,23 @@ TEST(AutoPick, ShapeOfDegrees) {
   EXPECT_NEAR(graph.deviation, std::sqrt(2.0), 1e-12);
   EXPECT_FALSE(shape_of_degrees(nullptr, 4).known());
   EXPECT_FALSE(shape_of_degrees(offsets.data(), 0).known());
+}
+
+// The run summary's line: sites in the order of their first launch, picks
+// in AutoPick's order, persistent kernels apart from launches.
+TEST(AutoLog, SummarizesThePicksPerSite) {
+  AutoLog log;
+  EXPECT_TRUE(log.empty());
+  EXPECT_EQ(log.summary(), "");
+  log.record_launch("relax", AutoPick::twc);
+  log.record_launch("seed", AutoPick::thread);
+  log.record_launch("relax", AutoPick::warp);
+  log.record_launch("relax", AutoPick::twc);
+  log.record_persistent("relax", AutoPick::warp);
+  EXPECT_EQ(log.summary(),
+            "schedule auto: relax 1 warp, 2 twc; seed 1 thread; relax in a persistent kernel 1 warp");
+  log.clear();
+  EXPECT_TRUE(log.empty());
 }
 
 TEST(AutoPick, Names) {

@@ -46,7 +46,7 @@ TEST(FrontierPolicy, TheDenseBoundFollowsTheAverageDegree) {
   EXPECT_EQ(FrontierPolicy::dense_edges(uint64_t{1} << 34, 1), ~uint64_t{0});  // no overflow
 }
 
-// The free test the host's policy and the device's DenseRoundCheck share.
+// The free test the host's policy and the device's InputEdgesCheck share.
 TEST(FrontierPolicy, MayHoldEdgesIsItemsTimesMaxDegreeWithoutOverflow) {
   EXPECT_TRUE(may_hold_edges(10, 10, 100));
   EXPECT_FALSE(may_hold_edges(9, 10, 100));

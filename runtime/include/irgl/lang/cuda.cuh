@@ -28,6 +28,7 @@
 #include "irgl/gpu/device_buffer.h"
 #include "irgl/gpu/device_graph.h"
 #include "irgl/gpu/schedule/frontier.cuh"
+#include "irgl/gpu/schedule/heavy_round.h"
 #include "irgl/gpu/scratch_buffer.h"
 #include "irgl/gpu/worklist/conversions.cuh"
 #include "irgl/gpu/worklist/dense_bitmap.cuh"
@@ -41,13 +42,16 @@
 
 namespace irgl::lang {
 
-// A Graph view of a graph on the GPU (valid while `graph` lives).
-Graph view_of(const gpu::DeviceGraph& graph);
-
 // A run with the defaults irglc compiled and the graph's degree shapes
 // (CudaRun::out_degrees, in_degrees), which --schedule=auto chooses by:
 // what a library entry point runs with. Reads the offsets on the GPU.
 CudaRun run_for(const gpu::DeviceGraph& graph);
+
+// A Graph view of a graph on the GPU (valid while `graph` lives), with its
+// largest degrees from `run`'s shapes (run_for(graph)'s); the one-argument
+// form computes them.
+Graph view_of(const gpu::DeviceGraph& graph, const CudaRun& run);
+Graph view_of(const gpu::DeviceGraph& graph);
 
 //===----------------------------------------------------------------------===//
 // Vertex data
@@ -237,7 +241,12 @@ class Pipe {
   void ran_on_device(uint64_t rounds);
   // The rounds such a kernel leaves to the host, so that their output can
   // be a bitmap (FrontierPolicy::host_round_edges).
-  gpu::DenseRoundCheck dense_round_check() const;
+  gpu::InputEdgesCheck dense_round_check() const;
+  // The heavy rounds such a kernel leaves to the host too: more items than
+  // heavy_round_items() and at least heavy_round_check()'s edges
+  // (gpu/schedule/heavy_round.h).
+  uint64_t heavy_round_items() const { return heavy_line_.items; }
+  gpu::InputEdgesCheck heavy_round_check() const;
 
  private:
   // Picks the form of this round's output (once per round).
@@ -267,6 +276,7 @@ class Pipe {
   Graph graph_;
   gpu::FrontierMode mode_;
   gpu::FrontierLog* log_;
+  gpu::schedule::HeavyRoundLine heavy_line_;
   uint64_t rounds_ = 0;
   uint64_t known_in_size_ = 0;  // the input's size, as last read
   // The input's degree sum, estimated with that size (auto mode, graphs

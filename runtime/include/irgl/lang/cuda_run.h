@@ -21,11 +21,15 @@ struct CudaRun {
   // and its pipes' frontier choices; none: not recorded.
   gpu::schedule::LoadLog* load_log = nullptr;
   gpu::FrontierLog* frontier_log = nullptr;
+  gpu::schedule::AutoLog* auto_log = nullptr;  // what --schedule=auto ran
   // The graph's out- and in-degrees, for --schedule=auto (run_for() in
   // cuda.cuh: CudaTarget and library entry points fill them). Unknown: auto
   // runs ALB.
   gpu::schedule::GraphShape out_degrees, in_degrees;
   std::optional<uint64_t> auto_warp_items;  // --auto-warp-items
+  // --heavy-round-edges: the edges above which a worklist round is heavy
+  // (gpu/schedule/grid.cuh: heavy_round_items).
+  std::optional<uint64_t> heavy_round_edges;
 
   // A launch site's options under this run, before the site adds what irglc
   // compiled into it.
@@ -34,8 +38,10 @@ struct CudaRun {
     options.kernel_name = kernel_name;
     options.alb_overrides = alb;
     options.load_log = load_log;
+    options.auto_log = auto_log;
     options.graph = out_degrees;  // a loop over in-edges takes in_degrees
     options.auto_warp_items = auto_warp_items.value_or(0);
+    options.heavy_round_edges = heavy_round_edges.value_or(0);
     return options;
   }
 };

@@ -39,6 +39,7 @@ class CudaTarget : public ProgramTarget {
       : driver_(std::move(driver)), footprint_(footprint), records_load_(records_load) {
     run_.load_log = records_load ? &load_log_ : nullptr;
     run_.frontier_log = &frontier_log_;
+    run_.auto_log = &auto_log_;
   }
   CudaTarget(const CudaTarget&) = delete;  // run_ points into it
   CudaTarget& operator=(const CudaTarget&) = delete;
@@ -53,15 +54,16 @@ class CudaTarget : public ProgramTarget {
     gpu::UploadOptions options;
     options.reserve_bytes = footprint_.bytes(graph.num_vertices(), graph.num_edges());
     device_graph_ = gpu::DeviceGraph(graph, options);
-    view_ = view_of(device_graph_);
     const CudaRun shapes = run_for(device_graph_);
     run_.out_degrees = shapes.out_degrees;
     run_.in_degrees = shapes.in_degrees;
+    view_ = view_of(device_graph_, run_);
   }
 
   double run() override {
     load_log_.clear();  // keep the last run's only
     frontier_log_.clear();
+    auto_log_.clear();
     gpu::CudaEventTimer timer;
     timer.start();
     driver_(view_, run_);
@@ -77,9 +79,12 @@ class CudaTarget : public ProgramTarget {
   void write_load_report(std::ostream& out) const override {
     gpu::schedule::write_load_log(out, load_log_, frontier_log_.json());
   }
+  // The frontier forms of the run's pipe rounds, and what auto picked, a
+  // line each.
   std::string run_summary() const override {
-    if (!chooses_frontiers()) return {};
-    return frontier_log_.summary(run_.frontier);
+    std::string summary = chooses_frontiers() ? frontier_log_.summary(run_.frontier) : "";
+    if (!auto_log_.empty()) summary += (summary.empty() ? "" : "\n") + auto_log_.summary();
+    return summary;
   }
 
  private:
@@ -91,6 +96,7 @@ class CudaTarget : public ProgramTarget {
   CudaRun run_;
   gpu::schedule::LoadLog load_log_;
   gpu::FrontierLog frontier_log_;
+  gpu::schedule::AutoLog auto_log_;
   gpu::DeviceGraph device_graph_;
   Graph view_;
 };

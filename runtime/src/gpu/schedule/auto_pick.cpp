@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 
 namespace irgl::gpu::schedule {
 
@@ -34,6 +35,33 @@ GraphShape shape_of_degrees(const uint64_t* offsets, uint64_t vertices) {
   }
   shape.deviation = std::sqrt(squares / double(vertices));
   return shape;
+}
+
+void AutoLog::count(const char* kernel, AutoPick pick, bool persistent) {
+  auto site = std::find_if(sites_.begin(), sites_.end(), [&](const Site& site) {
+    return site.persistent == persistent && site.kernel == kernel;
+  });
+  if (site == sites_.end()) site = sites_.insert(sites_.end(), Site{kernel, persistent, {}});
+  ++site->launches[unsigned(pick)];
+}
+
+std::string AutoLog::summary() const {
+  if (sites_.empty()) return {};
+  std::ostringstream text;
+  text << "schedule auto:";
+  const char* site_separator = " ";
+  for (const Site& site : sites_) {
+    text << site_separator << (site.kernel.empty() ? "(unnamed)" : site.kernel)
+         << (site.persistent ? " in a persistent kernel" : "");
+    const char* pick_separator = " ";
+    for (unsigned pick = 0; pick < kAutoPicks; ++pick) {
+      if (site.launches[pick] == 0) continue;
+      text << pick_separator << site.launches[pick] << ' ' << to_string(AutoPick(pick));
+      pick_separator = ", ";
+    }
+    site_separator = "; ";
+  }
+  return text.str();
 }
 
 }  // namespace irgl::gpu::schedule

@@ -5,7 +5,7 @@
 //   - a loop over every vertex: from the degrees, whether the Body
 //     accumulates and whether its edges cost alike;
 //   - a worklist round launched from the host: as a light or a heavy round,
-//     by its size when the host knows it (kHeavyRoundItemsPerSm);
+//     by its size when the host knows it (heavy_round.h);
 //   - the rounds inside an outlined loop's persistent kernel (light rounds
 //     under --outline=auto): one schedule for all of the loop's auto steps,
 //     from the graph alone, among kInKernelPicks; the kernel is built once
@@ -64,11 +64,8 @@ decltype(auto) with_auto_policy(AutoPick pick, F&& f) {
   return f(AutoPolicy<B, AutoPick::alb>{});
 }
 
-// Where auto picks warp, a worklist round of more than this many items per
-// SM runs TWC instead: a warp per vertex has the least fixed cost, which
-// rounds of a vertex or less per warp of the GPU pay most for, but idles
-// lanes once warps take several low-degree vertices each, which TWC packs.
-inline constexpr uint64_t kWarpRoundItemsPerSm = 32;
+// The largest worklist round a warp per vertex runs where auto picks warp
+// (auto_pick.h: kWarpRoundItemsPerSm, or the run's --auto-warp-items).
 inline uint64_t warp_round_items(const RunOptions& options, unsigned sm_count) {
   return options.auto_warp_items ? options.auto_warp_items
                                  : kWarpRoundItemsPerSm * uint64_t(sm_count);
@@ -95,26 +92,26 @@ struct Auto {
   static void run(const Body& body, const Frontier& frontier, StateT& state,
                   const RunOptions& options = {}) {
     const LoopShape shape = shape_of<Body>(frontier, state, options);
-    AutoPick pick = auto_pick(options.graph, shape);
-    if (pick == AutoPick::warp && shape.place != LoopPlace::all_nodes &&
-        frontier.host_size() > warp_round_items(options, state.sm_count()))  // unknown: ~0
-      pick = AutoPick::twc;
+    const AutoPick pick =
+        launch_pick(options.graph, shape, warp_round_items(options, state.sm_count()));
+    if (options.auto_log) options.auto_log->record_launch(options.kernel_name, pick);
     with_auto_policy<B>(pick, [&](auto policy) {
       decltype(policy)::run(body, frontier, state, options);
     });
   }
 
   // The launch's LoopShape: a worklist round is light when the host knows
-  // its size and it is at most kHeavyRoundItemsPerSm per SM.
+  // its size and it has at most the heavy line's items (heavy_round.h).
   template <class Body, class Frontier, class StateT>
   static LoopShape shape_of(const Frontier& frontier, StateT& state, const RunOptions& options) {
     LoopShape shape;
     shape.accumulates = Body::kHasAccum;
     shape.edge_work_varies = options.edge_work_varies;
     if constexpr (!std::is_same_v<Frontier, AllNodes>) {
-      const uint64_t items = frontier.host_size();
-      const bool light =
-          items != kUnknownSize && items <= kHeavyRoundItemsPerSm * uint64_t(state.sm_count());
+      shape.items = frontier.host_size();  // kUnknownSize: ~0
+      const HeavyRoundLine line =
+          heavy_round_line(options.graph, state.sm_count(), options.heavy_round_edges);
+      const bool light = shape.items != kUnknownSize && shape.items <= line.items;
       shape.place = light ? LoopPlace::light_round : LoopPlace::heavy_round;
     }
     return shape;
@@ -128,6 +125,7 @@ struct InGrid<Auto<B>> {
   static GridItems<Body> items(const Body& body, StateT& state, const RunOptions& options,
                                const OutlineShape& shape) {
     const AutoPick pick = in_kernel_pick(options.graph);
+    if (options.auto_log) options.auto_log->record_persistent(options.kernel_name, pick);
     GridItems<Body> grid_items = with_auto_policy<B>(pick, [&](auto policy) {
       return InGrid<decltype(policy)>::items(body, state, options, shape);
     });

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace irgl::gpu::schedule {
 
@@ -31,8 +32,7 @@ struct GraphShape {
 GraphShape shape_of_degrees(const uint64_t* offsets, uint64_t vertices);
 
 // What a launch covers. A round is light when it has at most as many items
-// as a persistent kernel's line between light and heavy rounds
-// (OutlinedLoop::heavy_items: at least 1280 threads per SM): every round
+// as the line between light and heavy rounds (heavy_round.h): every round
 // inside a persistent kernel under --outline=auto, and a host round whose
 // size the host knows to be that small.
 enum class LoopPlace : uint8_t {
@@ -45,6 +45,7 @@ struct LoopShape {
   LoopPlace place = LoopPlace::all_nodes;
   bool accumulates = false;       // the Body reduces over a vertex's edges
   bool edge_work_varies = false;  // the edge body loops (e.g. tc): edges of unequal cost
+  uint64_t items = ~uint64_t{0};  // a round's size, when the host knows it
 };
 
 // One rule: a launch matches when its place and edge-work flag are among
@@ -111,5 +112,48 @@ AutoPick auto_pick(const GraphShape& graph, const LoopShape& loop, const AutoRul
 inline AutoPick auto_pick(const GraphShape& graph, const LoopShape& loop) {
   return auto_pick(graph, loop, kAutoRules);
 }
+
+// Where the rules pick warp, a worklist round of more than this many items
+// per SM (or of a size the host does not know) runs TWC instead: a warp per
+// vertex has the least fixed cost, which rounds of a vertex or less per
+// warp of the GPU pay most for, but idles lanes once warps take several
+// low-degree vertices each, which TWC packs. On an H100, over 9 graphs x
+// bfs, sssp, cc, kcore: 1.040x the best build by geomean at 32 per SM,
+// 1.054 at 256, 1.087 with no line, 1.181 with TWC for every round
+// (docs/experiments/2026-11-26-auto-schedule.md).
+inline constexpr uint64_t kWarpRoundItemsPerSm = 32;
+
+// The schedule of one launch: the rules' pick, with warp's rounds above
+// `warp_items` (kWarpRoundItemsPerSm on every SM, or a run's override)
+// handed to TWC.
+inline AutoPick launch_pick(const GraphShape& graph, const LoopShape& loop, uint64_t warp_items) {
+  const AutoPick pick = auto_pick(graph, loop);
+  const bool large_round = loop.place != LoopPlace::all_nodes && loop.items > warp_items;
+  return pick == AutoPick::warp && large_round ? AutoPick::twc : pick;
+}
+
+// What auto ran in one run, for the program's run summary: the launches of
+// each launch site per pick, and the pick of each outlined loop's persistent
+// kernel (once per run of the loop). Owned by the run (irgl/lang/cuda_run.h)
+// and reached through RunOptions::auto_log; nothing is recorded without one.
+class AutoLog {
+ public:
+  void record_launch(const char* kernel, AutoPick pick) { count(kernel, pick, false); }
+  void record_persistent(const char* kernel, AutoPick pick) { count(kernel, pick, true); }
+  void clear() { sites_.clear(); }
+  bool empty() const { return sites_.empty(); }
+  // "schedule auto: relax 3 warp, 12 twc; relax in a persistent kernel 1 warp",
+  // sites in the order of their first launch; empty when nothing ran.
+  std::string summary() const;
+
+ private:
+  struct Site {
+    std::string kernel;
+    bool persistent;
+    uint64_t launches[kAutoPicks];
+  };
+  void count(const char* kernel, AutoPick pick, bool persistent);
+  std::vector<Site> sites_;
+};
 
 }  // namespace irgl::gpu::schedule

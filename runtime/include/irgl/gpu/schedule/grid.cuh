@@ -19,6 +19,7 @@
 #include <cub/block/block_scan.cuh>
 
 #include "irgl/gpu/schedule/agent.cuh"
+#include "irgl/gpu/schedule/heavy_round.h"
 #include "irgl/gpu/schedule/state.cuh"
 
 namespace irgl::gpu::schedule {
@@ -29,16 +30,6 @@ struct OutlineShape {
   uint64_t pipe_capacity = 0;   // items of each of the pipe's queues
   uint64_t chunk_items = 0;     // LB / merge-path items gathered at a time
 };
-
-// The fewest items per SM of a heavy round: a larger round leaves the
-// persistent kernel for the host under --outline=auto (OutlinedLoop), and
-// --schedule=auto runs it with its heavy-round schedule (auto_pick.h). A
-// fixed floor, so that the line does not move with the registers ptxas
-// gives the kernel: cc on usroads (H100) has rounds of 130-150k items; with
-// 59 registers (4 blocks of 256 per SM, 135k threads) 124 of its 537 rounds
-// went to the host and it took 6.27 ms, 4.40 with every round in the kernel
-// (docs/experiments/2026-11-26-persistent-kernel-registers.md).
-inline constexpr uint64_t kHeavyRoundItemsPerSm = 1280;
 
 // The per-item storage of one kernel of an outlined loop: ALB's huge list,
 // or the chunk of items of LB / merge-path.

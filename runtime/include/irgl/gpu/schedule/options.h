@@ -75,8 +75,12 @@ struct RunOptions {
   // Auto: the largest worklist round a warp per vertex runs when auto picks
   // warp, larger ones run TWC; 0: the default (auto.cuh, warp_round_items).
   uint64_t auto_warp_items = 0;
+  // The edges from which a worklist round is heavy (heavy_round.h); 0: the
+  // default.
+  uint64_t heavy_round_edges = 0;
   const char* kernel_name = "";  // for the load log (instrumented States)
   LoadLog* load_log = nullptr;   // where instrumented States record; none: not recorded
+  AutoLog* auto_log = nullptr;   // where auto records its picks (auto_pick.h); none: not recorded
 };
 
 // A launch's ALB parameters: the run's override, else the launch site's

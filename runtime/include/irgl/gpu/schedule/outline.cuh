@@ -98,20 +98,28 @@ struct OutlinedPipe {
   uint64_t capacity = 0;
   OutlineControl* control = nullptr;
   uint64_t* block_sums = nullptr;
-  uint64_t heavy_items = ~uint64_t{0};  // a larger input ends the kernel (left to the host)
-  DenseRoundCheck dense;                // so does an input whose output pays as a bitmap
+  // A heavy input ends the kernel (left to the host): more items than
+  // heavy_items and the edges heavy_edges asks for (edges 0: items alone).
+  uint64_t heavy_items = ~uint64_t{0};
+  InputEdgesCheck heavy_edges;
+  InputEdgesCheck dense;  // so does an input whose output pays as a bitmap
 
 #if defined(__CUDACC__)
   __device__ SparseQueueView queue(uint64_t round) const {
     return {items[round & 1], capacity, &control->queues[round % 3]};
   }
-  // Whether round `round` runs in the kernel: its input holds items, no more
-  // than heavy_items and fewer edges than `dense` asks for, and the round
-  // before it did not overflow its output. Block-collective (the edge check).
+  // Whether round `round` runs in the kernel: its input holds items, is not
+  // heavy and has fewer edges than `dense` asks for, and the round before it
+  // did not overflow its output. Block-collective (the edge checks); the
+  // counters are the same in every thread, so are the branches.
   template <int BlockThreads>
   __device__ bool runs_here(uint64_t round) const {
     const QueueCounters& in = control->queues[round % 3];
-    if (in.pushed == 0 || in.pushed > heavy_items || in.overflow != 0) return false;
+    if (in.pushed == 0 || in.overflow != 0) return false;
+    if (in.pushed > heavy_items &&
+        (heavy_edges.edges == 0 ||
+         heavy_edges.template reached<BlockThreads>(queue(round), in.pushed)))
+      return false;
     return !dense.template reached<BlockThreads>(queue(round), in.pushed);
   }
 #endif
@@ -143,6 +151,22 @@ __global__ void __launch_bounds__(BlockThreads)
   }
 }
 #endif
+
+// The rounds an outlined loop leaves to the host under --outline=auto
+// (OutlinedLoop::run); without `run`, every round runs on the device.
+struct HostRounds {
+  // Runs one round with a launch per kernel; returns the size of the input
+  // it processed (0: the pipe was empty).
+  std::function<uint64_t()> run;
+  // A heavy round (heavy_round.h): more items than heavy_items (0: the
+  // line on this GPU's SMs for an unknown graph), and at least
+  // heavy_edges.edges edges of the graph the loop walks (0: by its items
+  // alone).
+  uint64_t heavy_items = 0;
+  InputEdgesCheck heavy_edges;
+  // An input with this many edges goes to the host for a bitmap output.
+  InputEdgesCheck dense;
+};
 
 namespace detail {
 // A CUDA graph whose conditional while-node repeats one cooperative kernel
@@ -197,29 +221,25 @@ class OutlinedLoop {
   }
 
   // Runs rounds until the pipe's input is empty; returns the number of
-  // rounds the device ran. With OutlineMode::automatic and a `host_round`,
-  // two kinds of round go back to the host: one whose input has more items
-  // than heavy_items() (a heavy round: its launch costs little next to its
-  // work, and it runs faster as standalone kernels,
-  // docs/experiments/2026-11-21-throughput-h200.md), and one whose input has the edges `dense` asks
-  // for (the host's pipe writes its output as a bitmap, which removes the
-  // duplicates a queue would carry). host_round() runs one round with
-  // per-round launches and returns the size of the input it processed (0:
-  // the pipe was empty); once a round had at most half the heavy size, the
-  // rounds return to the device. The pipe is empty after. Throws
-  // std::runtime_error when a round pushed more than a queue holds (as
-  // Pipe's size check does). Each device phase ends with one copy and one
-  // stream synchronization.
-  uint64_t run(const Rounds& rounds, Pipe& pipe, OutlineMode mode,
-               const std::function<uint64_t()>& host_round = {},
-               const DenseRoundCheck& dense = {}) {
+  // rounds the device ran. With OutlineMode::automatic and a `host.run`,
+  // two kinds of round go back to the host: a heavy one (more items than
+  // heavy_items() and the edges `host.heavy_edges` asks for), and one whose
+  // input has the edges `host.dense` asks for (the host's pipe writes its
+  // output as a bitmap, which removes the duplicates a queue would carry).
+  // host.run() runs one round with per-round launches and returns the size
+  // of the input it processed (0: the pipe was empty); once a round had at
+  // most half of heavy_items(), the rounds return to the device. The pipe is empty after. Throws std::runtime_error when a round
+  // pushed more than a queue holds (as Pipe's size check does). Each device
+  // phase ends with one copy and one stream synchronization.
+  uint64_t run(const Rounds& rounds, Pipe& pipe, OutlineMode mode, const HostRounds& host = {}) {
     const Variant variant = variant_of(rounds);
-    const bool hand_over = mode == OutlineMode::automatic && host_round;
-    const uint64_t heavy = hand_over ? heavy_items(variant) : ~uint64_t{0};
+    const bool hand_over = mode == OutlineMode::automatic && host.run;
+    const uint64_t heavy = hand_over ? heavy_items(variant, host) : ~uint64_t{0};
     uint64_t device_rounds = 0;
     for (;;) {
-      const OutlineControl& control = run_on_device(rounds, variant, pipe, mode, heavy,
-                                                    hand_over ? dense : DenseRoundCheck{});
+      const OutlineControl& control =
+          hand_over ? run_on_device(rounds, variant, pipe, mode, heavy, host.heavy_edges, host.dense)
+                    : run_on_device(rounds, variant, pipe, mode, heavy, {}, {});
       device_rounds += control.rounds;
       const QueueCounters& next = control.queues[control.rounds % 3];
       if (next.overflow) throw std::runtime_error(overflow_message(next.pushed, pipe.capacity()));
@@ -230,7 +250,7 @@ class OutlinedLoop {
       // A heavy input: the host takes the pipe as the device left it.
       pipe.resume(control.rounds % 2 == 1, &control_.data()->queues[control.rounds % 3]);
       for (;;) {
-        const uint64_t size = host_round();
+        const uint64_t size = host.run();
         if (size == 0) return device_rounds;
         if (size <= heavy / 2) break;
       }
@@ -241,13 +261,13 @@ class OutlinedLoop {
   // host (0: the default, heavy_items()). For tests.
   void set_heavy_items(uint64_t items) { heavy_items_ = items; }
 
-  // The size above which a round is heavy: the persistent grid's threads,
-  // but at least kHeavyRoundItemsPerSm (grid.cuh) per SM, so that the line
-  // does not move with the registers ptxas gives the kernel.
-  uint64_t heavy_items(const Variant& variant) {
+  // The size above which a round may be heavy: host.heavy_items (0: the
+  // default line on this GPU), but at least the persistent grid's threads.
+  uint64_t heavy_items(const Variant& variant, const HostRounds& host) {
     if (heavy_items_) return heavy_items_;
-    if (heavy_floor_ == 0) heavy_floor_ = kHeavyRoundItemsPerSm * uint64_t(query_device().sm_count);
-    return std::max(threads(variant), heavy_floor_);
+    if (host.heavy_items) return std::max(threads(variant), host.heavy_items);
+    if (sm_count_ == 0) sm_count_ = unsigned(query_device().sm_count);
+    return std::max(threads(variant), heavy_round_line(GraphShape{}, sm_count_).items);
   }
 
   // The persistent kernel run() launches for `rounds`: built without ALB's
@@ -298,12 +318,13 @@ class OutlinedLoop {
     return blocks;
   }
 
-  // Device rounds from the pipe's input until it is empty, heavier than
-  // `heavy` items or has the edges `dense` asks for; returns the control
-  // block, copied to the host.
+  // Device rounds from the pipe's input until it is empty, heavy (more
+  // than `heavy` items and the edges `heavy_edges` asks for) or has the
+  // edges `dense` asks for; returns the control block, copied to the host.
   const OutlineControl& run_on_device(const Rounds& rounds, const Variant& variant, Pipe& pipe,
                                       OutlineMode mode, uint64_t heavy,
-                                      const DenseRoundCheck& dense) {
+                                      const InputEdgesCheck& heavy_edges,
+                                      const InputEdgesCheck& dense) {
     cudaStream_t stream = pipe.stream();
     prepare(variant);
     OutlinedPipe view;
@@ -313,6 +334,7 @@ class OutlinedLoop {
     view.control = control_.data();
     view.block_sums = block_sums_.data();
     view.heavy_items = heavy;
+    view.heavy_edges = heavy_edges;
     view.dense = dense;
     IRGL_CUDA_CHECK(cudaMemsetAsync(view.control, 0, sizeof(OutlineControl), stream));
     IRGL_CUDA_CHECK(cudaMemcpyAsync(&view.control->queues[0], pipe.in().counters,
@@ -363,7 +385,7 @@ class OutlinedLoop {
 
   unsigned blocks_[2 + kAutoPicks] = {};  // per kernel (blocks())
   uint64_t heavy_items_ = 0;
-  uint64_t heavy_floor_ = 0;  // kHeavyRoundItemsPerSm on every SM, once asked
+  unsigned sm_count_ = 0;  // queried once, for the default heavy line
   DeviceBuffer<OutlineControl> control_;
   PinnedBuffer<OutlineControl> host_control_;
   DeviceBuffer<uint64_t> block_sums_;

@@ -120,13 +120,15 @@ class FrontierStats {
   ScratchBuffer scratch_;
 };
 
-// Where a persistent kernel (schedule/outline.cuh), whose rounds write
-// queues only, leaves a round to the host so that the pipe can write the
-// round's output as a bitmap: when the input's degree sum, estimated as
-// FrontierStats does but from samples_per_block<B>() items, reaches `edges`
-// (FrontierPolicy::dense_edges() under --frontier=auto on a graph with hubs;
-// lang::Pipe::dense_round_check()). edges == 0: never.
-struct DenseRoundCheck {
+// Whether a round's input reaches `edges` edges, by its degree sum
+// estimated as FrontierStats does but from samples_per_block<B>() items,
+// on the device. A persistent kernel (schedule/outline.cuh) leaves such a
+// round to the host: so that the pipe can write the round's output as a
+// bitmap (the kernel writes queues only; FrontierPolicy::dense_edges() under
+// --frontier=auto on a graph with hubs: lang::Pipe::dense_round_check()),
+// and when the round is heavy (lang::Pipe::heavy_round_check()). edges ==
+// 0: never.
+struct InputEdgesCheck {
   const uint64_t* offsets = nullptr;
   uint64_t max_degree = 0;
   uint64_t edges = 0;

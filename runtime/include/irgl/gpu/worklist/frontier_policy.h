@@ -61,7 +61,7 @@ std::optional<FrontierMode> parse_frontier_mode(const std::string& text);
 // Whether `items` vertices of at most `max_degree` (> 0) edges each can hold
 // `edges` edges: items * max_degree >= edges, without overflowing the
 // product. The free test before a degree sum, on the host (needs_degree_sum)
-// and in a persistent kernel (DenseRoundCheck).
+// and in a persistent kernel (InputEdgesCheck).
 IRGL_HD inline bool may_hold_edges(uint64_t items, uint64_t max_degree, uint64_t edges) {
   return items >= schedule::ceil_div(edges, max_degree);
 }
