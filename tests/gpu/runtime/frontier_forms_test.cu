@@ -52,7 +52,8 @@ TEST(FrontierForms, TheDefaultModeIsAuto) {
 template <class Policy, class Push>
 std::vector<uint32_t> pipe_bfs(const CsrGraph& host, const gpu::DeviceGraph& device,
                                VertexId source, const CudaRun& run,
-                               std::vector<uint32_t>* edges_seen = nullptr) {
+                               std::vector<uint32_t>* edges_seen = nullptr,
+                               const schedule::RunOptions& options = {}) {
   const Graph graph = view_of(device);
   gpu::DeviceBuffer<uint32_t> level(host.num_vertices()), seen(host.num_vertices());
   start_levels(level, source);
@@ -62,7 +63,7 @@ std::vector<uint32_t> pipe_bfs(const CsrGraph& host, const gpu::DeviceGraph& dev
   pipe.push(source);
   while (!pipe.empty()) {
     const ExpandBody<Push> body{graph, pipe.in(), pipe.out(), {level.data()}, {seen.data()}};
-    Policy::run(body, pipe.in().items(), state);
+    Policy::run(body, pipe.in().items(), state, options);
     pipe.swap();
   }
   if (edges_seen) *edges_seen = seen.download();
@@ -105,6 +106,30 @@ TEST(FrontierForms, AutoLogsThePickOfEachLaunch) {
   ASSERT_GT(twc_rounds, 0u);
   EXPECT_EQ(auto_log.summary(), "schedule auto: expand " + std::to_string(warp_rounds) +
                                     " warp, " + std::to_string(twc_rounds) + " twc");
+}
+
+// Auto<B, Tuning> chooses by the tuning's rules: here block for every
+// launch; the levels stay the CPU's.
+struct BlockEverywhere : schedule::AutoTuning {
+  static constexpr schedule::AutoRule kRules[] = {
+      {schedule::kAnyPlace, -1, schedule::kAnyDegree, 0, schedule::kAnyMean,
+       schedule::AutoPick::block}};
+};
+
+TEST(FrontierForms, AutoTakesTheRulesOfItsTuning) {
+  IRGL_REQUIRE_GPU();
+  const CsrGraph host = irgl::testing::skewed_graph();
+  const gpu::DeviceGraph device(host);
+  TestRun test_run(FrontierMode::sparse);
+  schedule::AutoLog auto_log;
+  test_run.run.out_degrees = run_for(device).out_degrees;
+  test_run.run.auto_log = &auto_log;
+  const std::vector<uint32_t> levels =
+      pipe_bfs<schedule::Auto<kThreads, BlockEverywhere>, StagedWorklist<0>>(
+          host, device, 5, test_run.run, nullptr, test_run.run.options("expand"));
+  uint64_t rounds = 0;
+  EXPECT_TRUE(vectors_equal(cpu_levels(host, 5, rounds), levels));
+  EXPECT_EQ(auto_log.summary(), "schedule auto: expand " + std::to_string(rounds) + " block");
 }
 
 // A graph whose BFS from vertex 5 has both tiny rounds and rounds reaching a

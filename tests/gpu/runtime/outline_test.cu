@@ -222,6 +222,30 @@ TEST(Outline, AutoRunsTheKernelBuiltForItsPick) {
   }
 }
 
+// Alb<B, Tuning> caps the default threshold at its tuning's kThresholdCap
+// (a loop without accumulators on a grid larger than the cap).
+struct SmallCap : AlbTuning {
+  static constexpr uint64_t kThresholdCap = 1000;
+};
+
+TEST(Outline, AlbTakesTheThresholdCapOfItsTuning) {
+  IRGL_REQUIRE_GPU();
+  const CsrGraph host = skewed_graph();
+  const DeviceGraph device(host);
+  static State<PlainExpandBody> state;
+  Pipe pipe(host.num_edges() + host.num_vertices());
+  PlainExpandBody body{};
+  body.g = irgl::lang::view_of(device);
+  OutlineShape shape;
+  shape.grid_threads = 1u << 20;
+  shape.pipe_capacity = pipe.capacity();
+  using DefaultAlb = InGrid<Alb<kThreads>>;
+  using SmallCapAlb = InGrid<Alb<kThreads, SmallCap>>;
+  EXPECT_EQ(DefaultAlb::items(body, state, RunOptions{}, shape).alb_threshold,
+            AlbTuning::kThresholdCap);
+  EXPECT_EQ(SmallCapAlb::items(body, state, RunOptions{}, shape).alb_threshold, 1000u);
+}
+
 // Hubs side by side in the frontier, below the threshold: the blocks whose
 // tiles hold them hand them over to the grid once half of it is done; every
 // edge is still seen once (edges_seen) and the levels are the CPU's.

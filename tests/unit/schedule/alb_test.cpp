@@ -119,11 +119,11 @@ TEST(AlbInspection, DefaultThresholdIsTheThreadsLaunched) {
 // accumulator).
 TEST(AlbInspection, DefaultThresholdIsCappedOnLargeGridsWithoutAccumulators) {
   const Grid grid{80, 256};  // 20,480 threads
-  const Workload work = mixes::bin_boundaries(256, kAlbDefaultThresholdCap);
+  const Workload work = mixes::bin_boundaries(256, AlbTuning::kThresholdCap);
   for (bool has_accum : {false, true}) {
     Ledger ledger(work, BodyTraits{has_accum});
     const AlbRun run = alb_schedule(grid, {}, ledger);
-    const uint64_t threshold = has_accum ? grid.threads() : kAlbDefaultThresholdCap;
+    const uint64_t threshold = has_accum ? grid.threads() : AlbTuning::kThresholdCap;
     EXPECT_EQ(run.threshold, threshold) << "accumulator " << has_accum;
     for (VertexId v : run.huge_vertices) EXPECT_GT(work.degree[v], threshold);
     EXPECT_EQ(run.huge_count, has_accum ? 0u : 3u);

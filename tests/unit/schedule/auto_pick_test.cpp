@@ -88,6 +88,19 @@ TEST(AutoPick, WarpHandsLargeRoundsToTwc) {
   EXPECT_EQ(launch_pick(web, round, kLine), AutoPick::alb);
 }
 
+// A tuning's own rules replace kAutoRules (Auto<B, Tuning>).
+TEST(AutoPick, ATuningBringsItsOwnRules) {
+  constexpr AutoRule kAlwaysWarp[] = {{kAnyPlace, -1, kAnyDegree, 0, kAnyMean, AutoPick::warp}};
+  const GraphShape web = shape(100000, 1000000, 5000);  // kAutoRules: ALB
+  LoopShape round = loop(LoopPlace::light_round);
+  round.items = 10;
+  EXPECT_EQ(launch_pick(web, round, 100), AutoPick::alb);
+  EXPECT_EQ(launch_pick(web, round, 100, kAlwaysWarp), AutoPick::warp);
+  round.items = 1000;
+  EXPECT_EQ(launch_pick(web, round, 100, kAlwaysWarp), AutoPick::twc);
+  EXPECT_EQ(&AutoTuning::kRules[0], &kAutoRules[0]);
+}
+
 TEST(AutoPick, ShapeOfDegrees) {
   // Degrees 0, 2, 4, 2: mean 2, deviation sqrt(2), max 4.
   const std::vector<uint64_t> offsets = {10, 10, 12, 16, 18};

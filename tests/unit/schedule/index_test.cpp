@@ -117,12 +117,15 @@ TEST(Alb, ThresholdDefaultsToThreadsLaunchedCappedAndKeepsZero) {
     EXPECT_EQ(alb_threshold(1, 132 * 2048, accumulates), 1u);
     EXPECT_EQ(alb_threshold(5 * k2to32, 1024, accumulates), 5 * k2to32);
   }
-  EXPECT_EQ(alb_threshold(kAlbDefaultThreshold, 132 * 2048, false), kAlbDefaultThresholdCap);
-  EXPECT_EQ(alb_threshold(kAlbDefaultThreshold, kAlbDefaultThresholdCap, false),
-            kAlbDefaultThresholdCap);
+  EXPECT_EQ(alb_threshold(kAlbDefaultThreshold, 132 * 2048, false), AlbTuning::kThresholdCap);
+  EXPECT_EQ(alb_threshold(kAlbDefaultThreshold, AlbTuning::kThresholdCap, false),
+            AlbTuning::kThresholdCap);
   // Accumulating loops keep the threads launched (a hub's edges spread over
   // the grid would end in one atomic per thread on its accumulator).
   EXPECT_EQ(alb_threshold(kAlbDefaultThreshold, 132 * 2048, true), 132u * 2048);
+  // A policy's own tuning caps elsewhere (Alb<B, Tuning>).
+  EXPECT_EQ(alb_threshold(kAlbDefaultThreshold, 132 * 2048, false, 4096), 4096u);
+  EXPECT_EQ(alb_threshold(kAlbDefaultThreshold, 2048, false, 4096), 2048u);
 }
 
 TEST(Alb, InspectsOnlyWhenSomeVertexCanBeHuge) {

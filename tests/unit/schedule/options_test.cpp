@@ -11,7 +11,7 @@ namespace {
 TEST(RunOptions, TheDefaultThresholdIsTheThreadsLaunchedCappedWithoutAccumulators) {
   const RunOptions options;
   EXPECT_EQ(alb_threshold_of(options, 5000, false), 5000u);
-  EXPECT_EQ(alb_threshold_of(options, 1u << 20, false), kAlbDefaultThresholdCap);
+  EXPECT_EQ(alb_threshold_of(options, 1u << 20, false), AlbTuning::kThresholdCap);
   EXPECT_EQ(alb_threshold_of(options, 1u << 20, true), 1u << 20);
 }
 

@@ -385,8 +385,9 @@ struct RowTilesAgent : AgentBase<B, Body, Counters> {
 // Dispatch
 //===----------------------------------------------------------------------===//
 
-template <int B>
-struct Alb : EdgePolicy<B, Alb<B>> {
+// Tuning: AlbTuning's members (index.h).
+template <int B, class Tuning = AlbTuning>
+struct Alb : EdgePolicy<B, Alb<B, Tuning>> {
   template <class Body, class Frontier, class StateT>
   static void run_edges(const Body& body, const Frontier& frontier, StateT& state,
                         const RunOptions& options) {
@@ -412,8 +413,9 @@ struct Alb : EdgePolicy<B, Alb<B>> {
     using Counters = typename StateT::Counters;
     using Inspecting = TwcAgent<B, Body, Counters, HugeList<Body>>;
     const auto inspecting_kernel = agent_kernel<Inspecting, Frontier, HugeList<Body>>;
-    const uint64_t threshold =
-        alb_threshold_of(options, uint64_t(state.grid(inspecting_kernel, B)) * B, Body::kHasAccum);
+    const uint64_t threshold = alb_threshold_of(
+        options, uint64_t(state.grid(inspecting_kernel, B)) * B, Body::kHasAccum,
+        Tuning::kThresholdCap);
     if (!alb_inspects(body.max_degree(), threshold)) {  // no vertex can be huge: plain TWC
       Twc<B>::run(body, frontier, state, options);
       return;
@@ -462,7 +464,8 @@ struct Alb : EdgePolicy<B, Alb<B>> {
           detail::launch_plain(state, options, row_tile_starts_kernel<B, Body>, B, body, rows,
                                uint32_t(units), tiles, starts);
         });
-    const uint64_t threshold = alb_threshold_of(options, uint64_t(blocks) * B, true);
+    const uint64_t threshold =
+        alb_threshold_of(options, uint64_t(blocks) * B, true, Tuning::kThresholdCap);
     if (!alb_inspects(body.max_degree(), threshold)) {  // no row is huge
       launch_agent<RowTilesAgent<B, Body, Counters, NoHugeList>>(state, options, "rows", body,
                                                                  first_rows, tiles, NoHugeList{});
@@ -500,14 +503,15 @@ struct Alb : EdgePolicy<B, Alb<B>> {
 // or, for hand-overs, over the block bin's smallest degree, plus room for
 // duplicates in the worklist); vertices that find it full go through the
 // TWC bin their degree selects.
-template <int B>
-struct InGrid<Alb<B>> {
+template <int B, class Tuning>
+struct InGrid<Alb<B, Tuning>> {
   template <class Body, class StateT>
   static GridItems<Body> items(const Body& body, StateT& state, const RunOptions& options,
                                const OutlineShape& shape) {
     GridItems<Body> grid_items;
     if constexpr (Body::kHasEdges) {
-      grid_items.alb_threshold = alb_threshold_of(options, shape.grid_threads, Body::kHasAccum);
+      grid_items.alb_threshold =
+          alb_threshold_of(options, shape.grid_threads, Body::kHasAccum, Tuning::kThresholdCap);
       grid_items.alb_distribution = alb_distribution_of(options);
       grid_items.alb_inspects = alb_inspects(body.max_degree(), grid_items.alb_threshold);
       if (grid_items.alb_inspects) {

@@ -65,10 +65,11 @@ decltype(auto) with_auto_policy(AutoPick pick, F&& f) {
 }
 
 // The largest worklist round a warp per vertex runs where auto picks warp
-// (auto_pick.h: kWarpRoundItemsPerSm, or the run's --auto-warp-items).
-inline uint64_t warp_round_items(const RunOptions& options, unsigned sm_count) {
+// (Tuning::kWarpRoundItemsPerSm on every SM, or the run's --auto-warp-items).
+template <class Tuning = AutoTuning>
+uint64_t warp_round_items(const RunOptions& options, unsigned sm_count) {
   return options.auto_warp_items ? options.auto_warp_items
-                                 : kWarpRoundItemsPerSm * uint64_t(sm_count);
+                                 : Tuning::kWarpRoundItemsPerSm * uint64_t(sm_count);
 }
 
 // The schedules a persistent kernel may be built with for auto: each is a
@@ -79,21 +80,24 @@ inline constexpr AutoPick kInKernelPicks[] = {AutoPick::warp, AutoPick::block, A
 // The schedule of an outlined loop's in-kernel (light) rounds: the rules'
 // choice for a light round of the graph, if a persistent kernel is built
 // for it, else ALB.
-inline AutoPick in_kernel_pick(const GraphShape& graph) {
-  const AutoPick pick = auto_pick(graph, LoopShape{LoopPlace::light_round, false, false});
+template <class Tuning = AutoTuning>
+AutoPick in_kernel_pick(const GraphShape& graph) {
+  const AutoPick pick =
+      auto_pick(graph, LoopShape{LoopPlace::light_round, false, false}, Tuning::kRules);
   for (AutoPick built : kInKernelPicks)
     if (built == pick) return pick;
   return AutoPick::alb;
 }
 
-template <int B>
+// Tuning: AutoTuning's members (auto_pick.h).
+template <int B, class Tuning = AutoTuning>
 struct Auto {
   template <class Body, class Frontier, class StateT>
   static void run(const Body& body, const Frontier& frontier, StateT& state,
                   const RunOptions& options = {}) {
     const LoopShape shape = shape_of<Body>(frontier, state, options);
-    const AutoPick pick =
-        launch_pick(options.graph, shape, warp_round_items(options, state.sm_count()));
+    const AutoPick pick = launch_pick(
+        options.graph, shape, warp_round_items<Tuning>(options, state.sm_count()), Tuning::kRules);
     if (options.auto_log) options.auto_log->record_launch(options.kernel_name, pick);
     with_auto_policy<B>(pick, [&](auto policy) {
       decltype(policy)::run(body, frontier, state, options);
@@ -118,19 +122,19 @@ struct Auto {
   }
 };
 
-template <int B>
-struct InGrid<Auto<B>> {
+template <int B, class Tuning>
+struct InGrid<Auto<B, Tuning>> {
   // The items of the in-kernel pick's policy, with the pick.
   template <class Body, class StateT>
   static GridItems<Body> items(const Body& body, StateT& state, const RunOptions& options,
                                const OutlineShape& shape) {
-    const AutoPick pick = in_kernel_pick(options.graph);
+    const AutoPick pick = in_kernel_pick<Tuning>(options.graph);
     if (options.auto_log) options.auto_log->record_persistent(options.kernel_name, pick);
     GridItems<Body> grid_items = with_auto_policy<B>(pick, [&](auto policy) {
       return InGrid<decltype(policy)>::items(body, state, options, shape);
     });
     grid_items.auto_pick = pick;
-    grid_items.auto_warp_items = warp_round_items(options, state.sm_count());
+    grid_items.auto_warp_items = warp_round_items<Tuning>(options, state.sm_count());
     return grid_items;
   }
 

@@ -113,23 +113,33 @@ inline AutoPick auto_pick(const GraphShape& graph, const LoopShape& loop) {
   return auto_pick(graph, loop, kAutoRules);
 }
 
-// Where the rules pick warp, a worklist round of more than this many items
-// per SM (or of a size the host does not know) runs TWC instead: a warp per
-// vertex has the least fixed cost, which rounds of a vertex or less per
-// warp of the GPU pay most for, but idles lanes once warps take several
-// low-degree vertices each, which TWC packs. On an H100, over 9 graphs x
-// bfs, sssp, cc, kcore: 1.040x the best build by geomean at 32 per SM,
-// 1.054 at 256, 1.087 with no line, 1.181 with TWC for every round
-// (docs/experiments/2026-11-26-auto-schedule.md).
-inline constexpr uint64_t kWarpRoundItemsPerSm = 32;
+// Auto's tuning, the second parameter of its policy (auto.cuh: Auto<B,
+// Tuning>): a kernel or program of a user's own may choose by other rules.
+struct AutoTuning {
+  static constexpr auto& kRules = kAutoRules;
+  // Where the rules pick warp, a worklist round of more than this many
+  // items per SM (or of a size the host does not know) runs TWC instead: a
+  // warp per vertex has the least fixed cost, which rounds of a vertex or
+  // less per warp of the GPU pay most for, but idles lanes once warps take
+  // several low-degree vertices each, which TWC packs. On an H100, over 9
+  // graphs x bfs, sssp, cc, kcore: 1.040x the best build by geomean at 32
+  // per SM, 1.054 at 256, 1.087 with no line, 1.181 with TWC for every
+  // round (docs/experiments/2026-11-26-auto-schedule.md).
+  static constexpr uint64_t kWarpRoundItemsPerSm = 32;
+};
 
-// The schedule of one launch: the rules' pick, with warp's rounds above
-// `warp_items` (kWarpRoundItemsPerSm on every SM, or a run's override)
-// handed to TWC.
-inline AutoPick launch_pick(const GraphShape& graph, const LoopShape& loop, uint64_t warp_items) {
-  const AutoPick pick = auto_pick(graph, loop);
+// The schedule of one launch: the first matching rule of `rules`, with
+// warp's rounds above `warp_items` (kWarpRoundItemsPerSm on every SM, or a
+// run's override) handed to TWC.
+template <size_t N>
+AutoPick launch_pick(const GraphShape& graph, const LoopShape& loop, uint64_t warp_items,
+                     const AutoRule (&rules)[N]) {
+  const AutoPick pick = auto_pick(graph, loop, rules);
   const bool large_round = loop.place != LoopPlace::all_nodes && loop.items > warp_items;
   return pick == AutoPick::warp && large_round ? AutoPick::twc : pick;
+}
+inline AutoPick launch_pick(const GraphShape& graph, const LoopShape& loop, uint64_t warp_items) {
+  return launch_pick(graph, loop, warp_items, kAutoRules);
 }
 
 // What auto ran in one run, for the program's run summary: the launches of

@@ -95,29 +95,33 @@ IRGL_HD inline bool alb_is_huge(uint64_t degree, uint64_t threshold) { return de
 // 0 is meaningful (every vertex with an edge is huge, paper 001 section 4.1).
 inline constexpr uint64_t kAlbDefaultThreshold = ~uint64_t{0};
 
-// The default threshold's cap (loops without accumulators): 64 block-bin
-// steps of a 256-thread block.
-inline constexpr uint64_t kAlbDefaultThresholdCap = 16384;
+// ALB's tuning, the second parameter of its policy (alb.cuh: Alb<B,
+// Tuning>): a kernel of a user's own may run Alb<256, MyAlbTuning>.
+struct AlbTuning {
+  // The default threshold's cap (loops without accumulators): 64 block-bin
+  // steps of a 256-thread block. Web graphs cluster hubs of a few thousand
+  // edges in a few TWC tiles, whose blocks walk them one after another; on
+  // an H100 (270,336 threads launched) cc took 9.47 ms on cnr-2000 and 4.88
+  // on uk-2007-05-100000 at the threads launched, 4.23 and 2.63 at the cap,
+  // and RMAT 24 bfs, sssp and cc were 3-6% faster at the cap. Accumulating
+  // loops (pr, spmv) keep the threads launched: spread over the grid, a
+  // hub's edges end in one atomic per thread on its accumulator, where
+  // TWC's block bin reduces them in the block (cnr-2000 pr: 51.5 ms at the
+  // cap, 15.8 without).
+  static constexpr uint64_t kThresholdCap = 16384;
+};
 
 // ALB's threshold: `requested`, or by default the number of threads the TWC
 // kernel launches (paper 001 section 4.1: with the cyclic distribution, a
-// warp's binary searches then follow at most two paths), capped at
-// kAlbDefaultThresholdCap for loops whose vertices do not accumulate over
-// their edges (`accumulates`: Body::kHasAccum).
-//
-// The cap: web graphs cluster hubs of a few thousand edges in a few TWC
-// tiles, whose blocks walk them one after another; on an H100 (270,336
-// threads launched) cc took 9.47 ms on cnr-2000 and 4.88 on
-// uk-2007-05-100000 at the threads launched, 4.23 and 2.63 at the cap, and
-// RMAT 24 bfs, sssp and cc were 3-6% faster at the cap. Accumulating loops
-// (pr, spmv) keep the threads launched: spread over the grid, a hub's edges
-// end in one atomic per thread on its accumulator, where TWC's block bin
-// reduces them in the block (cnr-2000 pr: 51.5 ms at the cap, 15.8 without).
+// warp's binary searches then follow at most two paths), capped at `cap`
+// (AlbTuning::kThresholdCap) for loops whose vertices do not accumulate
+// over their edges (`accumulates`: Body::kHasAccum).
 IRGL_HD inline uint64_t alb_threshold(uint64_t requested, uint64_t threads_launched,
-                                      bool accumulates) {
+                                      bool accumulates,
+                                      uint64_t cap = AlbTuning::kThresholdCap) {
   if (requested != kAlbDefaultThreshold) return requested;
-  if (accumulates || threads_launched < kAlbDefaultThresholdCap) return threads_launched;
-  return kAlbDefaultThresholdCap;
+  if (accumulates || threads_launched < cap) return threads_launched;
+  return cap;
 }
 
 // ALB's hand-over: a block still walking its TWC block bin once half of the

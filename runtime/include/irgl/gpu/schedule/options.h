@@ -85,14 +85,15 @@ struct RunOptions {
 
 // A launch's ALB parameters: the run's override, else the launch site's
 // option; the default threshold is index.h's alb_threshold() (the threads
-// the kernel launches, capped where the Body does not accumulate). A
+// the kernel launches, capped at the policy's AlbTuning::kThresholdCap
+// where the Body does not accumulate). A
 // threshold the compiler fixed (RunOptions::alb_threshold_fixed) is kept.
 inline uint64_t alb_threshold_of(const RunOptions& options, uint64_t threads_launched,
-                                 bool accumulates) {
+                                 bool accumulates, uint64_t cap = AlbTuning::kThresholdCap) {
   const uint64_t requested = options.alb_threshold_fixed
                                  ? options.alb_threshold
                                  : options.alb_overrides.threshold.value_or(options.alb_threshold);
-  return alb_threshold(requested, threads_launched, accumulates);
+  return alb_threshold(requested, threads_launched, accumulates, cap);
 }
 inline Distribution alb_distribution_of(const RunOptions& options) {
   return options.alb_overrides.distribution.value_or(options.alb_distribution);
