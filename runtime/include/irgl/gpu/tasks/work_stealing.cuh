@@ -6,12 +6,12 @@
 // empty steals the oldest task of another block.
 //
 //   struct Count {                                   // the processor, yours
-//     __device__ void operator()(const Node& task, TaskSpawner<Node>& spawn) {
+//     __device__ void operator()(const Node& task, const TaskSpawner<Node>& spawn) const {
 //       // every thread of the block runs this with the same task;
 //       // any thread may spawn(child) any number of times
 //     }
 //   };
-//   WorkStealingPool<Node> pool(options);
+//   TaskPool<Node> pool(options);                    // task_pool.cuh
 //   const PoolStats stats = pool.run<256>(initial_tasks, Count{...});
 //
 // Termination is exact, never a timeout: `outstanding` counts the tasks
@@ -23,8 +23,8 @@
 //
 // Overflow is never silent: a task that finds its block's deque full is
 // not written, the pool aborts (every block leaves at its next check) and
-// run() throws std::runtime_error naming the deque's slots and the option
-// that sets them.
+// the run throws std::runtime_error naming the deque's slots and the
+// option that sets them.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -40,61 +40,9 @@
 #include "irgl/gpu/check.h"
 #include "irgl/gpu/device_buffer.h"
 #include "irgl/gpu/tasks/deque.cuh"
+#include "irgl/gpu/tasks/pool.cuh"
 
 namespace irgl::gpu::tasks {
-
-// How a pool runs; a run's values, never process-wide state.
-struct PoolOptions {
-  uint32_t slots_per_block = 4096;  // each deque's capacity, in tasks
-  unsigned blocks = 0;              // 0: as many as are resident at once
-  unsigned steal_attempts = 8;      // random victims tried before checking for the end
-  cudaStream_t stream = nullptr;
-};
-
-// What a run did (read back after it).
-struct PoolStats {
-  uint64_t tasks_run = 0;  // processor calls, initial tasks included
-  uint64_t steals = 0;     // tasks taken from another block's deque
-  unsigned blocks = 0;
-  uint32_t slots_per_block = 0;
-  uint32_t most_slots_used = 0;  // the fullest any deque's tail got
-};
-
-// The counters every block of a run shares (device memory).
-struct PoolCounters {
-  unsigned long long outstanding;  // tasks given or spawned, not finished
-  unsigned long long tasks_run;
-  unsigned long long steals;
-  unsigned int aborted;            // a deque overflowed: every block leaves
-  unsigned int overflow_block;
-  unsigned int most_slots_used;
-  unsigned int reserved;
-};
-
-// What a processor spawns through: each call takes the next free slot
-// above the block's tail (a shared-memory count), writes the task there and
-// fences it, for the block to publish after the task. Returns false, and
-// marks the overflow, when the deque has no room (the pool then aborts).
-template <class Task>
-struct TaskSpawner {
-  Task* free_slots;    // the owner's slots from its tail on
-  uint32_t room;       // free slots from the tail to the end
-  uint32_t* spawned;   // shared: slots taken by this task's spawns
-  int* overflowed;     // shared
-
-#if defined(__CUDACC__)
-  __device__ bool operator()(const Task& task) const {
-    const uint32_t slot = atomicAdd(spawned, 1u);
-    if (slot >= room) {
-      *overflowed = 1;
-      return false;
-    }
-    free_slots[slot] = task;
-    __threadfence();  // before the block's barrier and the owner's release of the tail
-    return true;
-  }
-#endif
-};
 
 // The device side of a pool: the deques (slot arrays back to back) and
 // the counters.
@@ -173,7 +121,6 @@ __global__ void __launch_bounds__(BlockThreads)
   __shared__ bool stolen;
   __shared__ uint32_t tail;
   __shared__ uint32_t spawned;
-  __shared__ int overflowed;
   const TaskDeque<Task> own = pool.deque(blockIdx.x);
   uint32_t rng = 2654435761u * (blockIdx.x + 1);
   unsigned idle_ns = 32;
@@ -190,7 +137,6 @@ __global__ void __launch_bounds__(BlockThreads)
       stolen = took_stolen;
       tail = own.owner_tail();
       spawned = 0;
-      overflowed = 0;
     }
     __syncthreads();
     const int now = state;
@@ -203,16 +149,11 @@ __global__ void __launch_bounds__(BlockThreads)
       continue;
     }
     idle_ns = 32;
-    TaskSpawner<Task> spawn{own.slots + tail, own.capacity - tail, &spawned, &overflowed};
-    processor(current, spawn);
-    __syncthreads();
+    TaskSpawner<Task> spawn{own.slots + tail, own.capacity - tail, &spawned};
+    detail::run_task(processor, current, spawn);
     if (threadIdx.x == 0) {
-      if (overflowed) {
-        atomicExch(&pool.counters->overflow_block, blockIdx.x);
-        atomicExch(&pool.counters->aborted, 1u);
-      } else {
-        detail::finish_task(pool, own, spawned, stolen);
-      }
+      if (spawned > spawn.room) detail::abort_run(pool.counters);
+      else detail::finish_task(pool, own, spawned, stolen);
     }
     __syncthreads();  // state and the spawn count are rewritten next
   }
@@ -230,33 +171,27 @@ __global__ void deal_tasks_kernel(PoolView<Task> pool, const Task* tasks, uint64
 }
 #endif  // __CUDACC__
 
-// The host side: the deques of a grid (kept between runs of the same
-// grid and slots) and the runs.
+// The host side: the deques of a grid, kept between runs of the same grid
+// and slots.
 template <class Task>
-class WorkStealingPool {
-  static_assert(std::is_trivially_copyable_v<Task>, "tasks are copied as bytes between blocks");
-
+class WorkStealingBuffers {
  public:
-  explicit WorkStealingPool(PoolOptions options = {}) : options_(options) {
-    if (options_.slots_per_block == 0)
-      throw std::invalid_argument("work stealing: a deque needs at least one slot");
-  }
-
 #if defined(__CUDACC__)
-  // Runs `initial` and every task they spawn; returns what the run did.
-  // Throws std::runtime_error when a deque overflowed (no task is lost
-  // silently: the run stops) or the initial tasks do not fit.
+  // Runs `initial` and every task they spawn (TaskPool::run).
   template <int BlockThreads, class Processor>
-  PoolStats run(const std::vector<Task>& initial, const Processor& processor) {
+  PoolStats run(const std::vector<Task>& initial, const Processor& processor,
+                const PoolOptions& options) {
     const auto kernel = work_stealing_kernel<BlockThreads, Task, Processor>;
-    const unsigned blocks = options_.blocks ? options_.blocks : resident_blocks(kernel, BlockThreads);
-    const uint32_t capacity = options_.slots_per_block;
+    const unsigned blocks = options.blocks ? options.blocks
+                                           : resident_blocks((const void*)kernel, BlockThreads);
+    const uint32_t capacity = options.slots_per_block;
     if (initial.size() > uint64_t(blocks) * capacity)
-      throw std::runtime_error(overflow_message(capacity, "the initial tasks do not fit"));
+      throw std::runtime_error(
+          overflow_message(options.scheme, capacity, "the initial tasks do not fit"));
     allocate(blocks, capacity);
     PoolView<Task> view{heads_.data(), tails_.data(), slots_.data(), capacity, blocks,
-                        options_.steal_attempts, counters_.data()};
-    cudaStream_t stream = options_.stream;
+                        options.steal_attempts, counters_.data()};
+    cudaStream_t stream = options.stream;
     IRGL_CUDA_CHECK(cudaMemsetAsync(heads_.data(), 0, sizeof(unsigned long long) * blocks, stream));
     PoolCounters start{};
     start.outstanding = initial.size();
@@ -268,9 +203,13 @@ class WorkStealingPool {
                                       cudaMemcpyHostToDevice, stream));
     deal_tasks_kernel<<<blocks, BlockThreads, 0, stream>>>(view, tasks.data(), initial.size());
     IRGL_CUDA_CHECK_LAUNCH();
+    PoolStats stats;
+    stats.blocks = blocks;
+    stats.slots_per_block = capacity;
     if (!initial.empty()) {
       kernel<<<blocks, BlockThreads, 0, stream>>>(view, processor);
       IRGL_CUDA_CHECK_LAUNCH();
+      stats.launches = 1;
     }
     PoolCounters end{};
     IRGL_CUDA_CHECK(cudaMemcpyAsync(&end, counters_.data(), sizeof end, cudaMemcpyDeviceToHost,
@@ -278,25 +217,17 @@ class WorkStealingPool {
     IRGL_CUDA_CHECK(cudaStreamSynchronize(stream));
     if (end.aborted)
       throw std::runtime_error(overflow_message(
-          capacity, "block " + std::to_string(end.overflow_block) + "'s deque overflowed"));
-    return {end.tasks_run, end.steals, blocks, capacity,
-            std::max<uint32_t>(end.most_slots_used, initial.empty() ? 0 : (initial.size() + blocks - 1) / blocks)};
+          options.scheme, capacity,
+          "block " + std::to_string(end.overflow_block) + "'s deque overflowed"));
+    stats.tasks_run = end.tasks_run;
+    stats.steals = end.steals;
+    stats.most_slots_used =
+        std::max<uint64_t>(end.most_slots_used, (initial.size() + blocks - 1) / blocks);
+    return stats;
   }
 #endif
 
  private:
-  static unsigned resident_blocks(const void* kernel, int threads) {
-    int device = 0, per_sm = 0, sms = 0;
-    IRGL_CUDA_CHECK(cudaGetDevice(&device));
-    IRGL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    IRGL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0));
-    return unsigned(std::max(per_sm, 1) * sms);
-  }
-  template <class Kernel>
-  static unsigned resident_blocks(Kernel* kernel, int threads) {
-    return resident_blocks(reinterpret_cast<const void*>(kernel), threads);
-  }
-
   void allocate(unsigned blocks, uint32_t capacity) {
     if (blocks == blocks_ && capacity == capacity_) return;
     heads_ = DeviceBuffer<unsigned long long>(blocks);
@@ -307,12 +238,6 @@ class WorkStealingPool {
     capacity_ = capacity;
   }
 
-  static std::string overflow_message(uint32_t capacity, const std::string& what) {
-    return "work stealing: " + what + " (" + std::to_string(capacity) +
-           " task slots per block); raise the slots per block (PoolOptions::slots_per_block)";
-  }
-
-  PoolOptions options_;
   unsigned blocks_ = 0;
   uint32_t capacity_ = 0;
   DeviceBuffer<unsigned long long> heads_;

@@ -1,0 +1,259 @@
+// The task pools (irgl/gpu/tasks/task_pool.cuh), work stealing and the
+// static two-array rounds alike: a stress test in which irregular trees of
+// tasks spawn their children from many threads of a block, and every
+// spawned task must run exactly once, whatever the number of blocks, roots
+// and slots; a processor that synchronizes its block; overflow reported as
+// an error (and the pool usable after it).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "gpu_test.h"
+#include "irgl/gpu/device_buffer.h"
+#include "irgl/gpu/tasks/task_pool.cuh"
+
+namespace irgl::gpu::tasks {
+namespace {
+
+constexpr int kThreads = 128;
+
+struct TreeTask {
+  uint32_t seed;
+  uint32_t depth;
+  uint32_t id;
+};
+
+__host__ __device__ uint32_t mix(uint32_t x) {
+  x ^= x >> 16;
+  x *= 0x7feb352dU;
+  x ^= x >> 15;
+  x *= 0x846ca68bU;
+  x ^= x >> 16;
+  return x;
+}
+
+// The tree's shape: `least` to `fanout` children by the task's seed, none
+// below `depth` levels; independent of the ids, which the run hands out.
+struct TreeShape {
+  uint32_t depth;
+  uint32_t fanout;
+  uint32_t least = 0;
+
+  __host__ __device__ uint32_t children(const TreeTask& task) const {
+    return task.depth >= depth ? 0 : least + mix(task.seed) % (fanout - least + 1);
+  }
+  __host__ __device__ static uint32_t child_seed(uint32_t seed, uint32_t k) {
+    return mix(seed * 31u + k + 1u);
+  }
+};
+
+// The tasks a forest of `roots` has, and its widest level (the most tasks
+// a static round holds), counted on the host.
+struct ForestSize {
+  uint64_t tasks = 0;
+  uint64_t widest = 0;
+  uint64_t levels = 0;  // non-empty: a static run's rounds
+};
+ForestSize tree_size(const TreeShape& shape, const std::vector<TreeTask>& roots) {
+  std::vector<TreeTask> stack(roots);
+  std::vector<uint64_t> per_level(shape.depth + 1, 0);
+  ForestSize size;
+  while (!stack.empty()) {
+    const TreeTask task = stack.back();
+    stack.pop_back();
+    ++size.tasks;
+    ++per_level[task.depth];
+    for (uint32_t k = 0; k < shape.children(task); ++k)
+      stack.push_back({TreeShape::child_seed(task.seed, k), task.depth + 1, 0});
+  }
+  size.widest = *std::max_element(per_level.begin(), per_level.end());
+  size.levels = std::count_if(per_level.begin(), per_level.end(), [](uint64_t n) { return n > 0; });
+  return size;
+}
+
+// Counts each task's runs by its id and spawns its children, one per
+// thread (a block-wide loop); the block synchronizes once per task, as a
+// processor that cooperates would.
+struct TreeProcessor {
+  TreeShape shape;
+  uint32_t* runs;
+  uint32_t* next_id;
+  uint32_t id_capacity;
+  uint32_t* barrier_faults;
+
+  __device__ void operator()(const TreeTask& task, const TaskSpawner<TreeTask>& spawn) const {
+    __shared__ uint32_t arrived;
+    if (threadIdx.x == 0) {
+      arrived = 0;
+      if (task.id < id_capacity) atomicAdd(&runs[task.id], 1u);
+    }
+    __syncthreads();
+    atomicAdd(&arrived, 1u);
+    __syncthreads();
+    if (threadIdx.x == 0 && arrived != blockDim.x) atomicAdd(barrier_faults, 1u);
+    const uint32_t children = shape.children(task);
+    for (uint32_t k = threadIdx.x; k < children; k += blockDim.x) {
+      const uint32_t id = atomicAdd(next_id, 1u);
+      spawn(TreeTask{TreeShape::child_seed(task.seed, k), task.depth + 1, id});
+    }
+  }
+};
+
+struct TreeRun {
+  PoolStats stats;
+  uint64_t expected = 0;
+  uint64_t widest = 0;
+  uint64_t levels = 0;
+  std::vector<uint32_t> runs;
+  uint32_t ids = 0;
+  uint32_t barrier_faults = 0;
+};
+
+// Runs a tree of `root_count` roots in `pool`; ids are capped at
+// `id_capacity` (runs beyond it are not recorded).
+TreeRun run_tree(TaskPool<TreeTask>& pool, const TreeShape& shape, uint32_t root_count,
+                 uint32_t id_capacity = 1u << 22) {
+  std::vector<TreeTask> roots;
+  for (uint32_t r = 0; r < root_count; ++r) roots.push_back({mix(r + 12345u), 0, r});
+  TreeRun result;
+  const ForestSize size = tree_size(shape, roots);
+  result.expected = size.tasks;
+  result.widest = size.widest;
+  result.levels = size.levels;
+  DeviceBuffer<uint32_t> runs(id_capacity), next_id(1), faults(1);
+  runs.zero();
+  next_id.upload(std::vector<uint32_t>{root_count});
+  faults.zero();
+  const TreeProcessor processor{shape, runs.data(), next_id.data(), id_capacity, faults.data()};
+  result.stats = pool.run<kThreads>(roots, processor);
+  result.ids = next_id.download()[0];
+  result.runs = runs.download_prefix(std::min<uint64_t>(result.ids, id_capacity));
+  result.barrier_faults = faults.download()[0];
+  return result;
+}
+
+// Every task spawned ran exactly once, and the counts agree.
+void expect_each_task_once(const TreeRun& run) {
+  EXPECT_EQ(run.stats.tasks_run, run.expected);
+  EXPECT_EQ(run.ids, run.expected);
+  ASSERT_EQ(run.runs.size(), run.expected);
+  uint64_t wrong = 0, first_wrong = 0;
+  for (uint64_t id = 0; id < run.runs.size(); ++id)
+    if (run.runs[id] != 1 && wrong++ == 0) first_wrong = id;
+  EXPECT_EQ(wrong, 0u) << "first: task " << first_wrong << " ran " << run.runs[first_wrong]
+                       << " times";
+  EXPECT_EQ(run.barrier_faults, 0u);
+}
+
+// Both schemes; the static one gets room for the widest level (a round).
+constexpr PoolScheme kSchemes[] = {PoolScheme::work_stealing, PoolScheme::static_rounds};
+
+PoolOptions options_for(PoolScheme scheme, uint32_t slots, unsigned blocks = 0) {
+  PoolOptions options;
+  options.scheme = scheme;
+  options.slots_per_block = slots;
+  options.blocks = blocks;
+  return options;
+}
+
+TEST(TaskPools, EveryTaskOfOneRootRunsOnceAndOthersSteal) {
+  IRGL_REQUIRE_GPU();
+  for (PoolScheme scheme : kSchemes) {
+    SCOPED_TRACE(to_string(scheme));
+    // Static: each array holds blocks x 4096 tasks, more than the widest level.
+    const bool stealing = scheme == PoolScheme::work_stealing;
+    TaskPool<TreeTask> pool(options_for(scheme, stealing ? 256 : 4096));
+    const TreeRun run = run_tree(pool, TreeShape{11, 7}, 1);
+    ASSERT_GT(run.expected, 100000u);
+    expect_each_task_once(run);
+    if (stealing) {
+      EXPECT_GT(run.stats.steals, 0u);  // one deque held the root: the others stole
+      EXPECT_LE(run.stats.most_slots_used, 256u);
+      EXPECT_EQ(run.stats.launches, 1u);
+    } else {
+      EXPECT_EQ(run.stats.most_slots_used, run.widest);  // a round is a level
+      EXPECT_EQ(run.stats.launches, run.levels);
+    }
+  }
+}
+
+TEST(TaskPools, ManyRootsAndFewBlocksReuseTheirSlots) {
+  IRGL_REQUIRE_GPU();
+  for (PoolScheme scheme : kSchemes) {
+    for (unsigned blocks : {1u, 2u, 3u, 17u}) {
+      SCOPED_TRACE(std::string(to_string(scheme)) + ", blocks " + std::to_string(blocks));
+      // Stealing: 600 slots a deque. Static: arrays of exactly the widest
+      // level, counted on the host.
+      const TreeShape shape{6, 5};
+      std::vector<TreeTask> roots;
+      for (uint32_t r = 0; r < 500; ++r) roots.push_back({mix(r + 12345u), 0, r});
+      const uint64_t widest = tree_size(shape, roots).widest;
+      const uint32_t slots = scheme == PoolScheme::work_stealing
+                                 ? 600
+                                 : uint32_t((widest + blocks - 1) / blocks);
+      TaskPool<TreeTask> pool(options_for(scheme, slots, blocks));
+      const TreeRun run = run_tree(pool, shape, 500);
+      expect_each_task_once(run);
+      EXPECT_EQ(run.stats.blocks, blocks);
+      if (blocks == 1) EXPECT_EQ(run.stats.steals, 0u);
+    }
+  }
+}
+
+// The same pool runs again and again; each run starts from its own tasks.
+TEST(TaskPools, RunsRepeatAndAnEmptyPoolEndsAtOnce) {
+  IRGL_REQUIRE_GPU();
+  for (PoolScheme scheme : kSchemes) {
+    SCOPED_TRACE(to_string(scheme));
+    TaskPool<TreeTask> pool(options_for(scheme, 128));
+    for (int repeat = 0; repeat < 3; ++repeat)
+      expect_each_task_once(run_tree(pool, TreeShape{8, 6}, 5));
+    const TreeRun empty = run_tree(pool, TreeShape{8, 6}, 0);
+    EXPECT_EQ(empty.stats.tasks_run, 0u);
+    EXPECT_EQ(empty.stats.launches, 0u);
+    EXPECT_EQ(empty.ids, 0u);
+  }
+}
+
+// Too many spawns: the run stops with an error naming the slots (no task
+// lost silently, no hang), and the pool still works after.
+TEST(TaskPools, OverflowIsAnErrorAndThePoolRecovers) {
+  IRGL_REQUIRE_GPU();
+  for (PoolScheme scheme : kSchemes) {
+    SCOPED_TRACE(to_string(scheme));
+    TaskPool<TreeTask> pool(options_for(scheme, 4, 8));
+    try {
+      // 16 children each: a deque of 4 slots overflows at the root, the
+      // static arrays of 32 tasks at the second level (256 tasks).
+      run_tree(pool, TreeShape{2, 16, 16}, 1);
+      FAIL() << "expected an overflow";
+    } catch (const std::runtime_error& error) {
+      const std::string what = error.what();
+      EXPECT_NE(what.find("(4 task slots per block); raise the slots per block"), std::string::npos)
+          << what;
+      EXPECT_NE(what.find(to_string(scheme)), std::string::npos) << what;
+    }
+    expect_each_task_once(run_tree(pool, TreeShape{1, 3}, 1));  // at most 3 children: fits
+  }
+}
+
+TEST(TaskPools, InitialTasksThatDoNotFitAreRefused) {
+  IRGL_REQUIRE_GPU();
+  for (PoolScheme scheme : kSchemes) {
+    SCOPED_TRACE(to_string(scheme));
+    TaskPool<TreeTask> pool(options_for(scheme, 2, 2));  // 4 tasks in all
+    EXPECT_THROW(run_tree(pool, TreeShape{0, 0}, 5), std::runtime_error);
+    expect_each_task_once(run_tree(pool, TreeShape{0, 0}, 4));
+  }
+}
+
+TEST(TaskPools, AZeroSlotPoolIsRefused) {
+  EXPECT_THROW(TaskPool<TreeTask>(PoolOptions{0}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace irgl::gpu::tasks
