@@ -10,7 +10,8 @@
 //                        deque empties, so its space is reused
 //
 // Each operation is called by one thread (the block's thread 0); the owner
-// publishes tasks its whole block wrote (work_stealing.cuh).
+// publishes tasks its whole block wrote (work_stealing.cuh). The operations
+// compile for the host too, where tests/unit/tasks stress them with threads.
 #pragma once
 
 #include <cstdint>
@@ -47,13 +48,15 @@ struct TaskDeque {
   using TailRef = cuda::atomic_ref<uint32_t, cuda::thread_scope_device>;
 
   // Owner: the tail, where the block writes the tasks it spawns.
-  __device__ uint32_t owner_tail() const { return TailRef(*tail).load(cuda::memory_order_relaxed); }
+  __host__ __device__ uint32_t owner_tail() const {
+    return TailRef(*tail).load(cuda::memory_order_relaxed);
+  }
 
   // Owner: makes the `count` tasks written at slots[tail, tail + count)
   // stealable. The writers fenced their stores and the block synchronized
   // before (TaskSpawner, work_stealing.cuh); the release orders them before
   // the new tail for any thief that reads it.
-  __device__ void publish(uint32_t count) const {
+  __host__ __device__ void publish(uint32_t count) const {
     if (count == 0) return;
     TailRef(*tail).store(owner_tail() + count, cuda::memory_order_release);
   }
@@ -62,7 +65,7 @@ struct TaskDeque {
   // read after a full fence, so a thief either sees the smaller tail or its
   // steal of the same slot is seen here; only for the last task do both
   // race, and a compare-and-swap on the head decides.
-  __device__ bool pop(Task& out) const {
+  __host__ __device__ bool pop(Task& out) const {
     uint32_t t = owner_tail();
     if (t == 0) return false;
     --t;
@@ -92,7 +95,7 @@ struct TaskDeque {
   // before the compare-and-swap and kept only if the head did not move
   // (index and counter), so a slot the owner reused after a reset is
   // never returned.
-  __device__ bool steal(Task& out) const {
+  __host__ __device__ bool steal(Task& out) const {
     unsigned long long old = HeadRef(*head).load(cuda::memory_order_seq_cst);
     const uint32_t t = TailRef(*tail).load(cuda::memory_order_seq_cst);
     const uint32_t h = DequeHead::index(old);
@@ -105,7 +108,7 @@ struct TaskDeque {
   }
 
   // Any block: whether the deque looks empty (a hint; it may change).
-  __device__ bool looks_empty() const {
+  __host__ __device__ bool looks_empty() const {
     const unsigned long long h = HeadRef(*head).load(cuda::memory_order_relaxed);
     return TailRef(*tail).load(cuda::memory_order_relaxed) <= DequeHead::index(h);
   }
