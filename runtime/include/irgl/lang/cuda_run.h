@@ -27,8 +27,8 @@ struct CudaRun {
   // runs ALB.
   gpu::schedule::GraphShape out_degrees, in_degrees;
   std::optional<uint64_t> auto_warp_items;  // --auto-warp-items
-  // --heavy-round-edges: the edges above which a worklist round is heavy
-  // (gpu/schedule/grid.cuh: heavy_round_items).
+  // --heavy-round-edges: the edges from which a worklist round is heavy
+  // (gpu/schedule/heavy_round.h: heavy_round_line).
   std::optional<uint64_t> heavy_round_edges;
 
   // A launch site's options under this run, before the site adds what irglc

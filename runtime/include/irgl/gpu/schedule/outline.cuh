@@ -228,18 +228,20 @@ class OutlinedLoop {
   // output as a bitmap, which removes the duplicates a queue would carry).
   // host.run() runs one round with per-round launches and returns the size
   // of the input it processed (0: the pipe was empty); once a round had at
-  // most half of heavy_items(), the rounds return to the device. The pipe is empty after. Throws std::runtime_error when a round
-  // pushed more than a queue holds (as Pipe's size check does). Each device
-  // phase ends with one copy and one stream synchronization.
+  // most half of heavy_items(), the rounds return to the device. The pipe
+  // is empty after. Throws std::runtime_error when a round pushed more than
+  // a queue holds (as Pipe's size check does). Each device phase ends with
+  // one copy and one stream synchronization.
   uint64_t run(const Rounds& rounds, Pipe& pipe, OutlineMode mode, const HostRounds& host = {}) {
     const Variant variant = variant_of(rounds);
     const bool hand_over = mode == OutlineMode::automatic && host.run;
     const uint64_t heavy = hand_over ? heavy_items(variant, host) : ~uint64_t{0};
+    const HostRounds none;
+    const HostRounds& checks = hand_over ? host : none;  // no hand-over: no edge checks
     uint64_t device_rounds = 0;
     for (;;) {
       const OutlineControl& control =
-          hand_over ? run_on_device(rounds, variant, pipe, mode, heavy, host.heavy_edges, host.dense)
-                    : run_on_device(rounds, variant, pipe, mode, heavy, {}, {});
+          run_on_device(rounds, variant, pipe, mode, heavy, checks.heavy_edges, checks.dense);
       device_rounds += control.rounds;
       const QueueCounters& next = control.queues[control.rounds % 3];
       if (next.overflow) throw std::runtime_error(overflow_message(next.pushed, pipe.capacity()));

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 
 #include "irgl/gpu/check.h"
@@ -113,10 +114,22 @@ inline unsigned resident_blocks(const void* kernel, int threads) {
   return unsigned(std::max(per_sm, 1) * sms);
 }
 
-// "work stealing: WHAT (N task slots per block); raise ...".
+// "SCHEME task pool: WHAT (N task slots per block); raise the slots per block ...".
 inline std::string overflow_message(PoolScheme scheme, uint32_t slots, const std::string& what) {
   return std::string(to_string(scheme)) + " task pool: " + what + " (" + std::to_string(slots) +
          " task slots per block); raise the slots per block (PoolOptions::slots_per_block)";
+}
+
+// The blocks a run of `kernel` uses: options.blocks, or as many as are
+// resident at once. Throws when `initial_tasks` do not fit blocks x
+// slots_per_block.
+inline unsigned pool_blocks(const PoolOptions& options, const void* kernel, int threads,
+                            uint64_t initial_tasks) {
+  const unsigned blocks = options.blocks ? options.blocks : resident_blocks(kernel, threads);
+  if (initial_tasks > uint64_t(blocks) * options.slots_per_block)
+    throw std::runtime_error(overflow_message(options.scheme, options.slots_per_block,
+                                              "the initial tasks do not fit"));
+  return blocks;
 }
 
 }  // namespace irgl::gpu::tasks

@@ -54,16 +54,13 @@ class StaticRoundsBuffers {
   PoolStats run(const std::vector<Task>& initial, const Processor& processor,
                 const PoolOptions& options) {
     const auto kernel = static_round_kernel<BlockThreads, Task, Processor>;
-    const unsigned blocks = options.blocks ? options.blocks
-                                           : resident_blocks((const void*)kernel, BlockThreads);
+    const unsigned blocks =
+        pool_blocks(options, (const void*)kernel, BlockThreads, initial.size());
     const uint64_t capacity64 = uint64_t(blocks) * options.slots_per_block;
     if (capacity64 > UINT32_MAX)
       throw std::runtime_error(overflow_message(options.scheme, options.slots_per_block,
                                                 "an array would hold over 2^32 tasks"));
     const uint32_t capacity = static_cast<uint32_t>(capacity64);
-    if (initial.size() > capacity)
-      throw std::runtime_error(
-          overflow_message(options.scheme, options.slots_per_block, "the initial tasks do not fit"));
     allocate(capacity);
     cudaStream_t stream = options.stream;
     PoolStats stats;

@@ -182,12 +182,9 @@ class WorkStealingBuffers {
   PoolStats run(const std::vector<Task>& initial, const Processor& processor,
                 const PoolOptions& options) {
     const auto kernel = work_stealing_kernel<BlockThreads, Task, Processor>;
-    const unsigned blocks = options.blocks ? options.blocks
-                                           : resident_blocks((const void*)kernel, BlockThreads);
+    const unsigned blocks =
+        pool_blocks(options, (const void*)kernel, BlockThreads, initial.size());
     const uint32_t capacity = options.slots_per_block;
-    if (initial.size() > uint64_t(blocks) * capacity)
-      throw std::runtime_error(
-          overflow_message(options.scheme, capacity, "the initial tasks do not fit"));
     allocate(blocks, capacity);
     PoolView<Task> view{heads_.data(), tails_.data(), slots_.data(), capacity, blocks,
                         options.steal_attempts, counters_.data()};
