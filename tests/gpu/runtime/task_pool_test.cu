@@ -149,6 +149,20 @@ void expect_each_task_once(const TreeRun& run) {
   EXPECT_EQ(run.barrier_faults, 0u);
 }
 
+// `run` must stop with the overflow error of a pool of 4 slots per block.
+template <class Run>
+void expect_overflow(PoolScheme scheme, Run&& run) {
+  try {
+    run();
+    FAIL() << "expected an overflow";
+  } catch (const std::runtime_error& error) {
+    const std::string what = error.what();
+    EXPECT_NE(what.find("(4 task slots per block); raise the slots per block"), std::string::npos)
+        << what;
+    EXPECT_NE(what.find(to_string(scheme)), std::string::npos) << what;
+  }
+}
+
 // Both schemes; the static one gets room for the widest level (a round).
 constexpr PoolScheme kSchemes[] = {PoolScheme::work_stealing, PoolScheme::static_rounds};
 
@@ -226,17 +240,9 @@ TEST(TaskPools, OverflowIsAnErrorAndThePoolRecovers) {
   for (PoolScheme scheme : kSchemes) {
     SCOPED_TRACE(to_string(scheme));
     TaskPool<TreeTask> pool(options_for(scheme, 4, 8));
-    try {
-      // 16 children each: a deque of 4 slots overflows at the root, the
-      // static arrays of 32 tasks at the second level (256 tasks).
-      run_tree(pool, TreeShape{2, 16, 16}, 1);
-      FAIL() << "expected an overflow";
-    } catch (const std::runtime_error& error) {
-      const std::string what = error.what();
-      EXPECT_NE(what.find("(4 task slots per block); raise the slots per block"), std::string::npos)
-          << what;
-      EXPECT_NE(what.find(to_string(scheme)), std::string::npos) << what;
-    }
+    // 16 children each: a deque of 4 slots overflows at the root, the
+    // static arrays of 32 tasks at the second level (256 tasks).
+    expect_overflow(scheme, [&] { run_tree(pool, TreeShape{2, 16, 16}, 1); });
     expect_each_task_once(run_tree(pool, TreeShape{1, 3}, 1));  // at most 3 children: fits
   }
 }
@@ -248,6 +254,100 @@ TEST(TaskPools, InitialTasksThatDoNotFitAreRefused) {
     TaskPool<TreeTask> pool(options_for(scheme, 2, 2));  // 4 tasks in all
     EXPECT_THROW(run_tree(pool, TreeShape{0, 0}, 5), std::runtime_error);
     expect_each_task_once(run_tree(pool, TreeShape{0, 0}, 4));
+  }
+}
+
+// A task per thread (TaskWidth::thread): each thread runs its own task and
+// spawns its children itself; it counts its tasks in a register, which the
+// pool's flush hook adds up when the block ends (as the language's
+// reductions do).
+struct ThreadTreeProcessor {
+  TreeShape shape;
+  uint32_t* runs;
+  uint32_t id_capacity;
+  uint32_t* next_id;
+  unsigned long long* flushed;
+  unsigned long long counted = 0;
+
+  __device__ void operator()(const TreeTask& task, const TaskSpawner<TreeTask>& spawn) {
+    if (task.id < id_capacity) atomicAdd(&runs[task.id], 1u);
+    ++counted;
+    for (uint32_t k = 0; k < shape.children(task); ++k)
+      spawn(TreeTask{TreeShape::child_seed(task.seed, k), task.depth + 1, atomicAdd(next_id, 1u)});
+  }
+  template <int BlockThreads>
+  __device__ void flush() {
+    atomicAdd(flushed, counted);
+    counted = 0;
+  }
+};
+
+// Runs a forest of `root_count` roots with a task per thread on `blocks`
+// blocks (0: resident) and checks that every task ran once, and that the
+// processors' flushed counts add up to the tasks.
+TreeRun run_thread_tree(PoolScheme scheme, const TreeShape& shape, uint32_t root_count,
+                        unsigned blocks) {
+  std::vector<TreeTask> roots;
+  for (uint32_t r = 0; r < root_count; ++r) roots.push_back({mix(r + 12345u), 0, r});
+  TreeRun run;
+  const ForestSize size = tree_size(shape, roots);
+  run.expected = size.tasks;
+  DeviceBuffer<uint32_t> runs(size.tasks), next_id(1);
+  DeviceBuffer<unsigned long long> flushed(1);
+  runs.zero();
+  flushed.zero();
+  next_id.upload(std::vector<uint32_t>{root_count});
+  // Stealing: a block pops up to kThreads tasks and holds their children;
+  // static: room for the widest level.
+  const uint32_t slots =
+      scheme == PoolScheme::work_stealing
+          ? 8192
+          : std::max<uint32_t>(4096, blocks ? uint32_t(size.widest / blocks + 1) : 0);
+  TaskPool<TreeTask> pool(options_for(scheme, slots, blocks));
+  run.stats = pool.run<kThreads, TaskWidth::thread>(
+      roots, ThreadTreeProcessor{shape, runs.data(), uint32_t(size.tasks), next_id.data(),
+                                 flushed.data()});
+  run.ids = next_id.download()[0];
+  run.runs = runs.download_prefix(std::min<uint64_t>(run.ids, size.tasks));
+  expect_each_task_once(run);
+  EXPECT_EQ(flushed.download()[0], run.expected);
+  return run;
+}
+
+TEST(TaskPools, ATaskPerThreadRunsEveryTaskOfOneRootOnce) {
+  IRGL_REQUIRE_GPU();
+  for (PoolScheme scheme : kSchemes) {
+    SCOPED_TRACE(to_string(scheme));
+    const TreeRun run = run_thread_tree(scheme, TreeShape{11, 7}, 1, 0);
+    ASSERT_GT(run.expected, 100000u);
+    if (scheme == PoolScheme::work_stealing) EXPECT_GT(run.stats.steals, 0u);
+  }
+}
+
+TEST(TaskPools, ATaskPerThreadRunsManyRootsOnFewBlocks) {
+  IRGL_REQUIRE_GPU();
+  for (PoolScheme scheme : kSchemes)
+    for (unsigned blocks : {1u, 3u, 17u}) {
+      SCOPED_TRACE(std::string(to_string(scheme)) + ", blocks " + std::to_string(blocks));
+      const TreeRun run = run_thread_tree(scheme, TreeShape{5, 4}, 200, blocks);
+      EXPECT_EQ(run.stats.blocks, blocks);
+      if (blocks == 1) EXPECT_EQ(run.stats.steals, 0u);
+    }
+}
+
+TEST(TaskPools, ATaskPerThreadOverflowIsAnError) {
+  IRGL_REQUIRE_GPU();
+  for (PoolScheme scheme : kSchemes) {
+    SCOPED_TRACE(to_string(scheme));
+    TaskPool<TreeTask> pool(options_for(scheme, 4, 8));  // stealing: a group of 32 per block
+    DeviceBuffer<uint32_t> runs(1024), next_id(1);
+    DeviceBuffer<unsigned long long> flushed(1);
+    next_id.upload(std::vector<uint32_t>{1});
+    // 16 children each: the second level (256 tasks) overflows both.
+    const ThreadTreeProcessor processor{TreeShape{2, 16, 16}, runs.data(), 1024, next_id.data(),
+                                        flushed.data()};
+    const std::vector<TreeTask> root{{mix(12345u), 0, 0}};
+    expect_overflow(scheme, [&] { pool.run<kThreads, TaskWidth::thread>(root, processor); });
   }
 }
 

@@ -26,13 +26,27 @@ struct HostDeque {
   TaskDeque<uint64_t> view;
 };
 
-// Owner: pushes 1 to 3 tasks (fresh ids) when there is room, pops one
+// Owner: takes tasks as a block does: one with pop(), or with `batch` > 0
+// up to that many with pop_many() (a block of a task per thread).
+bool take(const TaskDeque<uint64_t>& deque, uint32_t batch, std::vector<uint64_t>& taken) {
+  if (batch == 0) {
+    uint64_t task = 0;
+    if (!deque.pop(task)) return false;
+    taken.push_back(task);
+    return true;
+  }
+  uint32_t first = 0;
+  const uint32_t count = deque.pop_many(batch, first);
+  for (uint32_t i = 0; i < count; ++i) taken.push_back(deque.slots[first + i]);
+  return count > 0;
+}
+
+// Owner: pushes 1 to 3 tasks (fresh ids) when there is room, takes
 // otherwise or at random; drains the deque at the end.
 std::vector<uint64_t> own(const TaskDeque<uint64_t>& deque, uint64_t tasks, uint64_t& pushed,
-                          unsigned seed) {
+                          unsigned seed, uint32_t batch) {
   std::mt19937 random(seed);
   std::vector<uint64_t> taken;
-  uint64_t task = 0;
   while (pushed < tasks) {
     const uint32_t count = 1 + random() % 3;
     const uint32_t tail = deque.owner_tail();
@@ -40,15 +54,18 @@ std::vector<uint64_t> own(const TaskDeque<uint64_t>& deque, uint64_t tasks, uint
       uint32_t written = 0;
       for (; written < count && pushed < tasks; ++written) deque.slots[tail + written] = pushed++;
       deque.publish(written);
-    } else if (deque.pop(task)) {
-      taken.push_back(task);
+    } else {
+      take(deque, batch, taken);
     }
   }
-  while (deque.pop(task)) taken.push_back(task);
+  while (take(deque, batch, taken)) {}
   return taken;
 }
 
-TEST(TaskDeque, EveryTaskIsTakenOnceUnderStealing) {
+// Stealing against an owner that pops one task (0) or up to 2, 3 or 8.
+class TaskDequeStress : public testing::TestWithParam<uint32_t> {};
+
+TEST_P(TaskDequeStress, EveryTaskIsTakenOnceUnderStealing) {
   constexpr uint64_t kTasks = 400000;
   constexpr int kThieves = 3;
   HostDeque deque(8);
@@ -64,7 +81,7 @@ TEST(TaskDeque, EveryTaskIsTakenOnceUnderStealing) {
         else if (owner_done.load() && deque.view.looks_empty()) break;
       }
     });
-  const std::vector<uint64_t> popped = own(deque.view, kTasks, pushed, 7);
+  const std::vector<uint64_t> popped = own(deque.view, kTasks, pushed, 7, GetParam());
   owner_done = true;
   for (std::thread& thief : thieves) thief.join();
 
@@ -82,6 +99,8 @@ TEST(TaskDeque, EveryTaskIsTakenOnceUnderStealing) {
   EXPECT_GT(steals, 0u);
   EXPECT_GT(popped.size(), 0u);
 }
+
+INSTANTIATE_TEST_SUITE_P(OwnerBatches, TaskDequeStress, testing::Values(0u, 2u, 3u, 8u));
 
 TEST(TaskDeque, OwnerIsLastInFirstOutAndThievesFirstInFirstOut) {
   HostDeque deque(8);
@@ -101,6 +120,25 @@ TEST(TaskDeque, OwnerIsLastInFirstOutAndThievesFirstInFirstOut) {
   EXPECT_EQ(deque.tail, 0u);
   EXPECT_EQ(DequeHead::index(deque.head), 0u);
   EXPECT_EQ(DequeHead::counter(deque.head), 1u);  // one reset: a stale head cannot match
+}
+
+TEST(TaskDeque, PopManyTakesTheNewestTasksAndResetsAtTheHead) {
+  HostDeque deque(8);
+  for (uint64_t task = 0; task < 6; ++task) deque.view.slots[task] = 10 + task;
+  deque.view.publish(6);
+  uint64_t task = 0;
+  ASSERT_TRUE(deque.view.steal(task));  // 10: the head moves to slot 1
+  uint32_t first = 0;
+  EXPECT_EQ(deque.view.pop_many(2, first), 2u);  // 14, 15: tasks remain below
+  EXPECT_EQ(first, 4u);
+  EXPECT_EQ(deque.tail, 4u);
+  EXPECT_EQ(deque.view.pop_many(8, first), 3u);  // 11..13: reaches the head
+  EXPECT_EQ(first, 1u);
+  EXPECT_EQ(deque.tail, 0u);
+  EXPECT_EQ(DequeHead::index(deque.head), 0u);
+  EXPECT_EQ(DequeHead::counter(deque.head), 1u);
+  EXPECT_EQ(deque.view.pop_many(8, first), 0u);
+  EXPECT_FALSE(deque.view.steal(task));
 }
 
 }  // namespace

@@ -90,19 +90,69 @@ struct TaskDeque {
     return false;
   }
 
+  // Owner: takes up to `most` tasks at the tail at once, for a block that
+  // runs a task per thread; returns how many, which lie at
+  // slots[first, first + count) (read them before anything is spawned: the
+  // slots are free again). The argument of pop() holds for a range: the
+  // tail moves first, so after the fence a thief can reach only the head's
+  // slot h, for which a compare-and-swap decides; slots above h and at or
+  // above the new tail are the owner's. A thief that read the old tail
+  // tries slot h only: one that reads a later head reads the new tail
+  // after it, which is at or below that head.
+  __host__ __device__ uint32_t pop_many(uint32_t most, uint32_t& first) const {
+    const uint32_t t0 = owner_tail();
+    const uint32_t n = t0 < most ? t0 : most;
+    if (n == 0) return 0;
+    const uint32_t t1 = t0 - n;
+    TailRef(*tail).store(t1, cuda::memory_order_relaxed);
+    cuda::atomic_thread_fence(cuda::memory_order_seq_cst, cuda::thread_scope_device);
+    unsigned long long old = HeadRef(*head).load(cuda::memory_order_seq_cst);
+    const uint32_t h = DequeHead::index(old);
+    if (t1 > h) {  // the tasks between keep thieves below slot t1
+      first = t1;
+      return n;
+    }
+    // The range reaches the head: the deque ends empty, reset to slot 0.
+    TailRef(*tail).store(0, cuda::memory_order_relaxed);
+    const unsigned long long reset = DequeHead::make(0, DequeHead::counter(old) + 1);
+    if (h < t0 && HeadRef(*head).compare_exchange_strong(old, reset, cuda::memory_order_seq_cst)) {
+      first = h;
+      return t0 - h;
+    }
+    HeadRef(*head).store(reset, cuda::memory_order_seq_cst);
+    first = h + 1;  // a thief took slot h (or every task was stolen)
+    return h + 1 < t0 ? t0 - (h + 1) : 0;
+  }
+
+  // Thief, in two parts, for a thief that copies more than the slot before
+  // it claims it (a group of tasks, work_stealing.cuh): look() reads the
+  // head and says whether a task lies there (its slot is the head's
+  // index); claim() then takes it if the head did not move (index and
+  // counter) since. Whatever was read of the slot in between is the
+  // owner's final data: the owner writes a slot only at or above its
+  // tail, which passes the head only through a reset, which moves it.
+  __host__ __device__ bool look(unsigned long long& head_word) const {
+    // Most victims of an idle block are empty: a relaxed look first keeps
+    // their checks off the sequentially consistent path (a GPU-wide fence).
+    if (looks_empty()) return false;
+    head_word = HeadRef(*head).load(cuda::memory_order_seq_cst);
+    const uint32_t t = TailRef(*tail).load(cuda::memory_order_seq_cst);
+    return t > DequeHead::index(head_word);
+  }
+  __host__ __device__ bool claim(unsigned long long head_word) const {
+    const unsigned long long next =
+        DequeHead::make(DequeHead::index(head_word) + 1, DequeHead::counter(head_word));
+    return HeadRef(*head).compare_exchange_strong(head_word, next, cuda::memory_order_seq_cst);
+  }
+
   // Thief: takes the task at the head; false when the deque is empty or
   // another block took the task first (try elsewhere). The task is read
-  // before the compare-and-swap and kept only if the head did not move
-  // (index and counter), so a slot the owner reused after a reset is
-  // never returned.
+  // before the compare-and-swap and kept only if the head did not move.
   __host__ __device__ bool steal(Task& out) const {
-    unsigned long long old = HeadRef(*head).load(cuda::memory_order_seq_cst);
-    const uint32_t t = TailRef(*tail).load(cuda::memory_order_seq_cst);
-    const uint32_t h = DequeHead::index(old);
-    if (t <= h) return false;
-    const Task task = slots[h];
-    const unsigned long long next = DequeHead::make(h + 1, DequeHead::counter(old));
-    if (!HeadRef(*head).compare_exchange_strong(old, next, cuda::memory_order_seq_cst)) return false;
+    unsigned long long old = 0;
+    if (!look(old)) return false;
+    const Task task = slots[DequeHead::index(old)];
+    if (!claim(old)) return false;
     out = task;
     return true;
   }

@@ -9,6 +9,9 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "irgl/gpu/check.h"
 
@@ -26,6 +29,12 @@ inline const char* to_string(PoolScheme scheme) {
   return scheme == PoolScheme::static_rounds ? "static" : "work-stealing";
 }
 
+// Who runs one task: the whole block (its threads cooperate on the task,
+// paper 003's form) or one thread (a block runs up to BlockThreads tasks
+// at once: the form of the language's task loops, whose body is
+// sequential code per task).
+enum class TaskWidth : uint8_t { block, thread };
+
 // How a pool runs; a run's values, never process-wide state.
 struct PoolOptions {
   // Task slots per block: each deque's capacity (work stealing), or the
@@ -41,6 +50,10 @@ struct PoolOptions {
 struct PoolStats {
   uint64_t tasks_run = 0;  // processor calls, initial tasks included
   uint64_t steals = 0;     // tasks taken from another block's deque
+  // Work stealing: the blocks' steps that ran tasks (tasks_run / steps is
+  // how full a block's steps were) and the times a block found no task.
+  uint64_t steps = 0;
+  uint64_t idle_polls = 0;
   unsigned blocks = 0;
   uint32_t slots_per_block = 0;
   // The fullest any deque's tail got (work stealing), or the largest
@@ -49,11 +62,37 @@ struct PoolStats {
   uint64_t launches = 0;  // kernel launches (static: one per round)
 };
 
+// The pool runs of a program run, for its report: what the paper's
+// metrics need (tasks, and the task slots a scheme needed).
+class PoolLog {
+ public:
+  struct Entry {
+    std::string kernel;
+    PoolScheme scheme;
+    PoolStats stats;
+  };
+  void record(std::string kernel, PoolScheme scheme, const PoolStats& stats) {
+    entries_.push_back({std::move(kernel), scheme, stats});
+  }
+  void clear() { entries_.clear(); }
+  bool empty() const { return entries_.empty(); }
+  const std::vector<Entry>& entries() const { return entries_; }
+  // One line per kernel, its runs added up: "task pool expand: work-stealing,
+  // 823543 tasks in 1 run, 1204 steals, 1056 blocks x 4096 slots, at most
+  // 812 used, 1 launch".
+  std::string summary() const;
+
+ private:
+  std::vector<Entry> entries_;
+};
+
 // The counters every block of a run shares (device memory).
 struct PoolCounters {
   unsigned long long outstanding;  // tasks given or spawned, not finished
   unsigned long long tasks_run;
   unsigned long long steals;
+  unsigned long long steps;
+  unsigned long long idle_polls;
   unsigned int aborted;            // a spawn found no room: every block leaves
   unsigned int overflow_block;
   unsigned int most_slots_used;
@@ -90,10 +129,24 @@ namespace detail {
 // Runs `task` (in shared memory) with every thread of the block, spawning
 // through `spawn`; the block is synchronized after.
 template <class Task, class Processor>
-__device__ void run_task(const Processor& processor, const Task& task,
-                         const TaskSpawner<Task>& spawn) {
+__device__ void run_task(Processor& processor, const Task& task, const TaskSpawner<Task>& spawn) {
   processor(task, spawn);
   __syncthreads();
+}
+
+// A processor may keep per-thread partial results (the language's
+// reductions) and write them with a block-collective `flush<BlockThreads>()`,
+// which the pool calls with every thread when the block's kernel ends.
+template <class Processor, int BlockThreads, class = void>
+struct HasFlush : std::false_type {};
+template <class Processor, int BlockThreads>
+struct HasFlush<Processor, BlockThreads,
+                std::void_t<decltype(std::declval<Processor&>().template flush<BlockThreads>())>>
+    : std::true_type {};
+
+template <int BlockThreads, class Processor>
+__device__ void flush_processor(Processor& processor) {
+  if constexpr (HasFlush<Processor, BlockThreads>::value) processor.template flush<BlockThreads>();
 }
 
 // Marks the run aborted: every block leaves at its next check.
@@ -130,6 +183,41 @@ inline unsigned pool_blocks(const PoolOptions& options, const void* kernel, int 
     throw std::runtime_error(overflow_message(options.scheme, options.slots_per_block,
                                               "the initial tasks do not fit"));
   return blocks;
+}
+
+inline std::string PoolLog::summary() const {
+  std::string text;
+  std::vector<bool> done(entries_.size(), false);
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    if (done[i]) continue;
+    const Entry& first = entries_[i];
+    PoolStats total{};
+    uint64_t runs = 0;
+    for (size_t j = i; j < entries_.size(); ++j) {
+      const Entry& entry = entries_[j];
+      if (entry.kernel != first.kernel) continue;
+      done[j] = true;
+      ++runs;
+      total.tasks_run += entry.stats.tasks_run;
+      total.steals += entry.stats.steals;
+      total.steps += entry.stats.steps;
+      total.idle_polls += entry.stats.idle_polls;
+      total.launches += entry.stats.launches;
+      total.most_slots_used = std::max(total.most_slots_used, entry.stats.most_slots_used);
+    }
+    text += std::string(text.empty() ? "" : "\n") + "task pool " + first.kernel + ": " +
+            to_string(first.scheme) + ", " + std::to_string(total.tasks_run) + " tasks in " +
+            std::to_string(runs) + (runs == 1 ? " run, " : " runs, ") +
+            std::to_string(total.steals) + " steals, " +
+            (total.steps ? std::to_string(total.steps) + " block steps, " +
+                               std::to_string(total.idle_polls) + " idle polls, "
+                         : std::string()) +
+            std::to_string(first.stats.blocks) +
+            " blocks x " + std::to_string(first.stats.slots_per_block) + " slots, at most " +
+            std::to_string(total.most_slots_used) + " used, " + std::to_string(total.launches) +
+            (total.launches == 1 ? " launch" : " launches");
+  }
+  return text;
 }
 
 }  // namespace irgl::gpu::tasks

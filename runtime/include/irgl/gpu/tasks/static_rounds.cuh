@@ -24,8 +24,9 @@ namespace irgl::gpu::tasks {
 
 #if defined(__CUDACC__)
 // One round: block b runs tasks [b * count / blocks, (b + 1) * count /
-// blocks) of `in`; spawns go to `out` (counters->spawned counts them, past
-// `capacity` too: the host reads the overflow from it).
+// blocks) of `in`, a task at a time with all its threads
+// (TaskWidth::block); spawns go to `out` (counters->spawned counts them,
+// past `capacity` too: the host reads the overflow from it).
 template <int BlockThreads, class Task, class Processor>
 __global__ void __launch_bounds__(BlockThreads)
     static_round_kernel(const Task* in, uint64_t count, Task* out, uint32_t capacity,
@@ -40,6 +41,21 @@ __global__ void __launch_bounds__(BlockThreads)
     detail::run_task(processor, current, spawn);  // ends with a barrier: `current` is free
   }
   if (threadIdx.x == 0 && end > begin) atomicAdd(&counters->tasks_run, end - begin);
+  detail::flush_processor<BlockThreads>(processor);
+}
+
+// The same with a task per thread (TaskWidth::thread): the round's tasks
+// over the grid's threads.
+template <int BlockThreads, class Task, class Processor>
+__global__ void __launch_bounds__(BlockThreads)
+    static_round_thread_kernel(const Task* in, uint64_t count, Task* out, uint32_t capacity,
+                               PoolCounters* counters, Processor processor) {
+  const TaskSpawner<Task> spawn{out, capacity, &counters->spawned};
+  const uint64_t stride = uint64_t(gridDim.x) * BlockThreads;
+  for (uint64_t i = uint64_t(blockIdx.x) * BlockThreads + threadIdx.x; i < count; i += stride)
+    processor(in[i], spawn);
+  if (blockIdx.x == 0 && threadIdx.x == 0) atomicAdd(&counters->tasks_run, count);
+  detail::flush_processor<BlockThreads>(processor);
 }
 #endif
 
@@ -50,10 +66,12 @@ class StaticRoundsBuffers {
 #if defined(__CUDACC__)
   // Runs `initial` and every task they spawn (TaskPool::run): each array
   // holds blocks x slots_per_block tasks.
-  template <int BlockThreads, class Processor>
+  template <int BlockThreads, TaskWidth Width, class Processor>
   PoolStats run(const std::vector<Task>& initial, const Processor& processor,
                 const PoolOptions& options) {
-    const auto kernel = static_round_kernel<BlockThreads, Task, Processor>;
+    const auto kernel = Width == TaskWidth::thread
+                            ? static_round_thread_kernel<BlockThreads, Task, Processor>
+                            : static_round_kernel<BlockThreads, Task, Processor>;
     const unsigned blocks =
         pool_blocks(options, (const void*)kernel, BlockThreads, initial.size());
     const uint64_t capacity64 = uint64_t(blocks) * options.slots_per_block;

@@ -38,11 +38,12 @@ class TaskPool {
   // Runs `initial` and every task they spawn. Throws std::runtime_error
   // when a spawn found no room (the run stops: no task is lost silently)
   // or the initial tasks do not fit.
-  template <int BlockThreads, class Processor>
+  // With TaskWidth::thread each thread runs a task of its own.
+  template <int BlockThreads, TaskWidth Width = TaskWidth::block, class Processor>
   PoolStats run(const std::vector<Task>& initial, const Processor& processor) {
     if (options_.scheme == PoolScheme::static_rounds)
-      return static_rounds_.template run<BlockThreads>(initial, processor, options_);
-    return work_stealing_.template run<BlockThreads>(initial, processor, options_);
+      return static_rounds_.template run<BlockThreads, Width>(initial, processor, options_);
+    return work_stealing_.template run<BlockThreads, Width>(initial, processor, options_);
   }
 #endif
 

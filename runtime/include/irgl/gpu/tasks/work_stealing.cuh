@@ -44,8 +44,17 @@
 
 namespace irgl::gpu::tasks {
 
+// With a task per thread (TaskWidth::thread) a deque's slot holds a group
+// of up to kTaskGroup tasks: a block pops groups enough for all its
+// threads in one step, and a thief takes a warp's worth of work at once
+// instead of one task (which would leave it a step per tree level to fill
+// its threads).
+constexpr uint32_t kTaskGroup = 32;
+
 // The device side of a pool: the deques (slot arrays back to back) and
-// the counters.
+// the counters. Grouped (a task per thread): `capacity` counts group
+// slots, `slots` holds kTaskGroup tasks per slot and `group_sizes` the
+// tasks in each.
 template <class Task>
 struct PoolView {
   unsigned long long* heads;
@@ -55,10 +64,19 @@ struct PoolView {
   unsigned blocks;
   unsigned steal_attempts;
   PoolCounters* counters;
+  uint32_t* group_sizes = nullptr;
 
 #if defined(__CUDACC__)
   __device__ TaskDeque<Task> deque(unsigned block) const {
     return {&heads[block], &tails[block], slots + uint64_t(block) * capacity, capacity};
+  }
+  // A block's deque of groups: its elements are the groups' sizes.
+  __device__ TaskDeque<uint32_t> group_deque(unsigned block) const {
+    return {&heads[block], &tails[block], group_sizes + uint64_t(block) * capacity, capacity};
+  }
+  // The tasks of group slot `slot` of a block's deque.
+  __device__ Task* group_tasks(unsigned block, uint32_t slot) const {
+    return slots + (uint64_t(block) * capacity + slot) * kTaskGroup;
   }
   __device__ unsigned long long outstanding() const {
     return cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(counters->outstanding)
@@ -74,13 +92,12 @@ struct PoolView {
 #if defined(__CUDACC__)
 namespace detail {
 
-// A block's next task: its own tail, else `attempts` steals from random
-// other blocks (xorshift). Thread 0 only.
+enum : int { kIdle, kWork, kDone };
+
+// A task stolen from the head of a random other block's deque, trying
+// `steal_attempts` victims (xorshift). Thread 0 only.
 template <class Task>
-__device__ bool next_task(const PoolView<Task>& pool, const TaskDeque<Task>& own, uint32_t& rng,
-                          Task& task, bool& stolen) {
-  stolen = false;
-  if (own.pop(task)) return true;
+__device__ bool steal_task(const PoolView<Task>& pool, uint32_t& rng, Task& task) {
   if (pool.blocks < 2) return false;
   for (unsigned attempt = 0; attempt < pool.steal_attempts; ++attempt) {
     rng ^= rng << 13;
@@ -88,34 +105,109 @@ __device__ bool next_task(const PoolView<Task>& pool, const TaskDeque<Task>& own
     rng ^= rng << 5;
     unsigned victim = rng % (pool.blocks - 1);
     if (victim >= blockIdx.x) ++victim;  // any block but this one
-    if (pool.deque(victim).steal(task)) {
-      stolen = true;
+    if (pool.deque(victim).steal(task)) return true;
+  }
+  return false;
+}
+
+// A block's statistics, kept by its thread 0 and added to the run's
+// counters once, when the block leaves (not per task: every block would
+// contend for the same words).
+struct BlockTally {
+  unsigned long long tasks = 0, steals = 0, steps = 0, idle_polls = 0;
+  unsigned int most_slots = 0;
+
+  __device__ void flush(PoolCounters* counters) const {
+    if (tasks) atomicAdd(&counters->tasks_run, tasks);
+    if (steals) atomicAdd(&counters->steals, steals);
+    if (steps) atomicAdd(&counters->steps, steps);
+    if (idle_polls) atomicAdd(&counters->idle_polls, idle_polls);
+    if (most_slots) atomicMax(&counters->most_slots_used, most_slots);
+  }
+};
+
+// After a step: the `taken` tasks' children (`spawned`, already written
+// above the tail, in `slots` deque slots of `per_slot` tasks) are counted
+// and the tasks uncounted in one atomic add, then published.
+template <class Task, class Slot>
+__device__ void finish_tasks(const PoolView<Task>& pool, const TaskDeque<Slot>& own,
+                             uint32_t spawned, uint32_t slots, uint32_t per_slot, uint32_t taken,
+                             bool stolen, BlockTally& tally) {
+  atomicAdd(&pool.counters->outstanding,
+            static_cast<unsigned long long>(spawned) - static_cast<unsigned long long>(taken));
+  own.publish(slots);
+  tally.tasks += taken;
+  tally.steals += stolen;
+  ++tally.steps;
+  if (spawned) tally.most_slots = max(tally.most_slots, own.owner_tail() * per_slot);
+}
+
+// A group of tasks stolen by a warp from a random other block's deque
+// (`steal_attempts` victims): lane 0 looks and claims, the lanes copy the
+// group into `into` (shared memory) in between. The warp's lanes all call
+// it; true (and the group's size) on each lane when one was taken.
+template <class Task>
+__device__ bool steal_group(const PoolView<Task>& pool, uint32_t& rng, Task* into,
+                            uint32_t& size) {
+  constexpr unsigned kAll = 0xffffffffu;
+  const unsigned lane = threadIdx.x % 32;
+  if (pool.blocks < 2) return false;
+  for (unsigned attempt = 0; attempt < pool.steal_attempts; ++attempt) {
+    unsigned victim = 0;
+    unsigned long long head = 0;
+    bool there = false;
+    if (lane == 0) {
+      rng ^= rng << 13;
+      rng ^= rng >> 17;
+      rng ^= rng << 5;
+      victim = rng % (pool.blocks - 1);
+      if (victim >= blockIdx.x) ++victim;  // any block but this one
+      there = pool.group_deque(victim).look(head);
+    }
+    if (!__shfl_sync(kAll, there, 0)) continue;
+    victim = __shfl_sync(kAll, victim, 0);
+    head = __shfl_sync(kAll, head, 0);
+    __syncwarp();  // lane 0's view of the victim's deque, for every lane
+    const uint32_t slot = DequeHead::index(head);
+    const uint32_t n = pool.group_deque(victim).slots[slot];
+    if (lane < n) into[lane] = pool.group_tasks(victim, slot)[lane];
+    bool won = false;
+    if (lane == 0) won = pool.group_deque(victim).claim(head);
+    if (__shfl_sync(kAll, won, 0)) {
+      size = n;
       return true;
     }
   }
   return false;
 }
 
-// After a task: its children (`spawned`, already written above the tail)
-// are counted and the task is uncounted in one atomic add, then published.
+// The block's state after thread 0 looked for work (every thread). A block
+// that found no task while others still run some that may spawn backs off
+// (doubling up to 4 us) before it looks again.
+__device__ inline int after_looking(int state, unsigned& idle_ns) {
+  if (state == kIdle) {
+    if (threadIdx.x == 0) __nanosleep(idle_ns);
+    idle_ns = idle_ns < 4096 ? 2 * idle_ns : idle_ns;
+    __syncthreads();
+  } else {
+    idle_ns = 32;
+  }
+  return state;
+}
+
+// The state after thread 0 looked for work and found none.
 template <class Task>
-__device__ void finish_task(const PoolView<Task>& pool, const TaskDeque<Task>& own,
-                            uint32_t spawned, bool stolen) {
-  atomicAdd(&pool.counters->outstanding, static_cast<unsigned long long>(spawned) - 1ull);
-  own.publish(spawned);
-  atomicAdd(&pool.counters->tasks_run, 1ull);
-  if (stolen) atomicAdd(&pool.counters->steals, 1ull);
-  if (spawned) atomicMax(&pool.counters->most_slots_used, own.owner_tail());
+__device__ int without_work(const PoolView<Task>& pool) {
+  return pool.outstanding() == 0 ? kDone : kIdle;
 }
 
 }  // namespace detail
 
 // The persistent kernel: each block runs tasks until the pool is empty or
-// aborted. Block-collective: the processor runs with every thread.
+// aborted, a task at a time with every thread (TaskWidth::block).
 template <int BlockThreads, class Task, class Processor>
 __global__ void __launch_bounds__(BlockThreads)
     work_stealing_kernel(PoolView<Task> pool, Processor processor) {
-  enum : int { kIdle, kWork, kDone };
   __shared__ Task current;
   __shared__ int state;
   __shared__ bool stolen;
@@ -124,39 +216,123 @@ __global__ void __launch_bounds__(BlockThreads)
   const TaskDeque<Task> own = pool.deque(blockIdx.x);
   uint32_t rng = 2654435761u * (blockIdx.x + 1);
   unsigned idle_ns = 32;
+  detail::BlockTally tally;  // thread 0's
   for (;;) {
     if (threadIdx.x == 0) {
       Task task;
       bool took_stolen = false;
-      int next = kIdle;
-      if (pool.aborted()) next = kDone;
-      else if (detail::next_task(pool, own, rng, task, took_stolen)) next = kWork;
-      else if (pool.outstanding() == 0) next = kDone;
-      if (next == kWork) current = task;
+      int next = detail::kWork;
+      if (pool.aborted()) next = detail::kDone;
+      else if (own.pop(task)) {}
+      else if (detail::steal_task(pool, rng, task)) took_stolen = true;
+      else next = detail::without_work(pool);
+      tally.idle_polls += next == detail::kIdle;
+      if (next == detail::kWork) current = task;
       state = next;
       stolen = took_stolen;
       tail = own.owner_tail();
       spawned = 0;
     }
     __syncthreads();
-    const int now = state;
-    if (now == kDone) return;
-    if (now == kIdle) {
-      // Others still run tasks that may spawn: back off, then look again.
-      if (threadIdx.x == 0) __nanosleep(idle_ns);
-      idle_ns = idle_ns < 4096 ? 2 * idle_ns : idle_ns;
-      __syncthreads();
-      continue;
-    }
-    idle_ns = 32;
+    const int now = detail::after_looking(state, idle_ns);
+    if (now == detail::kDone) break;
+    if (now == detail::kIdle) continue;
     TaskSpawner<Task> spawn{own.slots + tail, own.capacity - tail, &spawned};
     detail::run_task(processor, current, spawn);
     if (threadIdx.x == 0) {
       if (spawned > spawn.room) detail::abort_run(pool.counters);
-      else detail::finish_task(pool, own, spawned, stolen);
+      else detail::finish_tasks(pool, own, spawned, spawned, 1u, 1u, stolen, tally);
     }
     __syncthreads();  // state and the spawn count are rewritten next
   }
+  if (threadIdx.x == 0) tally.flush(pool.counters);
+  detail::flush_processor<BlockThreads>(processor);
+}
+
+// The same with a task per thread (TaskWidth::thread), over deques of
+// task groups: a block pops up to BlockThreads / kTaskGroup groups at once
+// (TaskDeque::pop_many), or its warp 0 steals one group, and each thread
+// runs one task. The tasks a step spawns fill groups above the tail in
+// order (the spawner's count is a task index), whose sizes the block
+// writes before it publishes them.
+template <int BlockThreads, class Task, class Processor>
+__global__ void __launch_bounds__(BlockThreads)
+    work_stealing_thread_kernel(PoolView<Task> pool, Processor processor) {
+  static_assert(BlockThreads % kTaskGroup == 0, "a block runs whole groups of tasks");
+  constexpr uint32_t kGroups = BlockThreads / kTaskGroup;
+  __shared__ Task stolen_tasks[kTaskGroup];
+  __shared__ int state;
+  __shared__ bool stolen;
+  __shared__ uint32_t first, groups, stolen_size, tail, spawned, taken;
+  const TaskDeque<uint32_t> own = pool.group_deque(blockIdx.x);
+  Task* const own_tasks = pool.group_tasks(blockIdx.x, 0);
+  uint32_t rng = 2654435761u * (blockIdx.x + 1);
+  unsigned idle_ns = 32;
+  detail::BlockTally tally;  // thread 0's
+  for (;;) {
+    if (threadIdx.x < 32) {  // warp 0 looks for work
+      int next = detail::kWork;
+      uint32_t from = 0, count = 0;
+      if (threadIdx.x == 0) {
+        if (pool.aborted()) next = detail::kDone;
+        else count = own.pop_many(kGroups, from);
+      }
+      next = __shfl_sync(0xffffffffu, next, 0);
+      count = __shfl_sync(0xffffffffu, count, 0);
+      uint32_t size = 0;
+      const bool took = next == detail::kWork && count == 0 &&
+                        detail::steal_group(pool, rng, stolen_tasks, size);
+      if (threadIdx.x == 0) {
+        if (next == detail::kWork && count == 0 && !took) next = detail::without_work(pool);
+        tally.idle_polls += next == detail::kIdle;
+        state = next;
+        first = from;
+        groups = count;
+        stolen = took;
+        stolen_size = size;
+        tail = own.owner_tail();
+        spawned = 0;
+        taken = 0;
+      }
+    }
+    __syncthreads();
+    const int now = detail::after_looking(state, idle_ns);
+    if (now == detail::kDone) break;
+    if (now == detail::kIdle) continue;
+    const uint32_t group = threadIdx.x / kTaskGroup, lane = threadIdx.x % kTaskGroup;
+    bool mine = false;
+    Task task;
+    if (stolen) {
+      mine = threadIdx.x < stolen_size;
+      if (mine) task = stolen_tasks[threadIdx.x];
+    } else if (group < groups) {
+      mine = lane < own.slots[first + group];
+      if (mine) task = own_tasks[uint64_t(first + group) * kTaskGroup + lane];
+    }
+    const unsigned running = __popc(__ballot_sync(0xffffffffu, mine));
+    if (lane == 0 && running) atomicAdd(&taken, running);
+    __syncthreads();  // the popped slots are free: spawns may reuse them
+    TaskSpawner<Task> spawn{own_tasks + uint64_t(tail) * kTaskGroup,
+                            (own.capacity - tail) * kTaskGroup, &spawned};
+    if (mine) processor(task, spawn);
+    __syncthreads();
+    const uint32_t children = spawned;
+    const uint32_t new_groups = (children + kTaskGroup - 1) / kTaskGroup;
+    if (children <= spawn.room) {
+      for (uint32_t g = threadIdx.x; g < new_groups; g += BlockThreads)
+        own.slots[tail + g] = min(kTaskGroup, children - g * kTaskGroup);
+      __threadfence();  // before the barrier and the release that publishes them
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      if (children > spawn.room) detail::abort_run(pool.counters);
+      else
+        detail::finish_tasks(pool, own, children, new_groups, kTaskGroup, taken, stolen, tally);
+    }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) tally.flush(pool.counters);
+  detail::flush_processor<BlockThreads>(processor);
 }
 
 // Deals `count` initial tasks round-robin over the deques: task i to block
@@ -169,6 +345,23 @@ __global__ void deal_tasks_kernel(PoolView<Task> pool, const Task* tasks, uint64
   for (uint64_t b = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; b < pool.blocks; b += stride)
     pool.tails[b] = static_cast<uint32_t>(count / pool.blocks + (b < count % pool.blocks));
 }
+// The same into deques of groups: block b's tasks (i % blocks == b) fill
+// its groups in order.
+template <class Task>
+__global__ void deal_task_groups_kernel(PoolView<Task> pool, const Task* tasks, uint64_t count) {
+  const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
+  for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride) {
+    const uint64_t position = i / pool.blocks;
+    pool.group_tasks(i % pool.blocks, position / kTaskGroup)[position % kTaskGroup] = tasks[i];
+  }
+  for (uint64_t b = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; b < pool.blocks; b += stride) {
+    const uint64_t mine = count / pool.blocks + (b < count % pool.blocks);
+    const uint32_t full = static_cast<uint32_t>(mine / kTaskGroup);
+    for (uint32_t g = 0; g < full; ++g) pool.group_sizes[b * pool.capacity + g] = kTaskGroup;
+    if (mine % kTaskGroup) pool.group_sizes[b * pool.capacity + full] = mine % kTaskGroup;
+    pool.tails[b] = full + (mine % kTaskGroup != 0);
+  }
+}
 #endif  // __CUDACC__
 
 // The host side: the deques of a grid, kept between runs of the same grid
@@ -178,16 +371,21 @@ class WorkStealingBuffers {
  public:
 #if defined(__CUDACC__)
   // Runs `initial` and every task they spawn (TaskPool::run).
-  template <int BlockThreads, class Processor>
+  template <int BlockThreads, TaskWidth Width, class Processor>
   PoolStats run(const std::vector<Task>& initial, const Processor& processor,
                 const PoolOptions& options) {
-    const auto kernel = work_stealing_kernel<BlockThreads, Task, Processor>;
+    const auto kernel = Width == TaskWidth::thread
+                            ? work_stealing_thread_kernel<BlockThreads, Task, Processor>
+                            : work_stealing_kernel<BlockThreads, Task, Processor>;
+    constexpr bool kGrouped = Width == TaskWidth::thread;
     const unsigned blocks =
         pool_blocks(options, (const void*)kernel, BlockThreads, initial.size());
-    const uint32_t capacity = options.slots_per_block;
-    allocate(blocks, capacity);
+    // Grouped: the deque's slots are groups, enough for the slots asked for.
+    const uint32_t capacity = kGrouped ? (options.slots_per_block + kTaskGroup - 1) / kTaskGroup
+                                       : options.slots_per_block;
+    allocate(blocks, capacity, kGrouped);
     PoolView<Task> view{heads_.data(), tails_.data(), slots_.data(), capacity, blocks,
-                        options.steal_attempts, counters_.data()};
+                        options.steal_attempts, counters_.data(), group_sizes_.data()};
     cudaStream_t stream = options.stream;
     IRGL_CUDA_CHECK(cudaMemsetAsync(heads_.data(), 0, sizeof(unsigned long long) * blocks, stream));
     PoolCounters start{};
@@ -198,11 +396,15 @@ class WorkStealingBuffers {
     if (!initial.empty())
       IRGL_CUDA_CHECK(cudaMemcpyAsync(tasks.data(), initial.data(), sizeof(Task) * initial.size(),
                                       cudaMemcpyHostToDevice, stream));
-    deal_tasks_kernel<<<blocks, BlockThreads, 0, stream>>>(view, tasks.data(), initial.size());
+    if (kGrouped)
+      deal_task_groups_kernel<<<blocks, BlockThreads, 0, stream>>>(view, tasks.data(),
+                                                                   initial.size());
+    else
+      deal_tasks_kernel<<<blocks, BlockThreads, 0, stream>>>(view, tasks.data(), initial.size());
     IRGL_CUDA_CHECK_LAUNCH();
     PoolStats stats;
     stats.blocks = blocks;
-    stats.slots_per_block = capacity;
+    stats.slots_per_block = kGrouped ? capacity * kTaskGroup : capacity;
     if (!initial.empty()) {
       kernel<<<blocks, BlockThreads, 0, stream>>>(view, processor);
       IRGL_CUDA_CHECK_LAUNCH();
@@ -214,10 +416,12 @@ class WorkStealingBuffers {
     IRGL_CUDA_CHECK(cudaStreamSynchronize(stream));
     if (end.aborted)
       throw std::runtime_error(overflow_message(
-          options.scheme, capacity,
+          options.scheme, options.slots_per_block,
           "block " + std::to_string(end.overflow_block) + "'s deque overflowed"));
     stats.tasks_run = end.tasks_run;
     stats.steals = end.steals;
+    stats.steps = end.steps;
+    stats.idle_polls = end.idle_polls;
     stats.most_slots_used =
         std::max<uint64_t>(end.most_slots_used, (initial.size() + blocks - 1) / blocks);
     return stats;
@@ -225,18 +429,22 @@ class WorkStealingBuffers {
 #endif
 
  private:
-  void allocate(unsigned blocks, uint32_t capacity) {
-    if (blocks == blocks_ && capacity == capacity_) return;
+  void allocate(unsigned blocks, uint32_t capacity, bool grouped) {
+    if (blocks == blocks_ && capacity == capacity_ && grouped == grouped_) return;
     heads_ = DeviceBuffer<unsigned long long>(blocks);
     tails_ = DeviceBuffer<uint32_t>(blocks);
-    slots_ = DeviceBuffer<Task>(uint64_t(blocks) * capacity);
+    slots_ = DeviceBuffer<Task>(uint64_t(blocks) * capacity * (grouped ? kTaskGroup : 1));
+    group_sizes_ = DeviceBuffer<uint32_t>(grouped ? uint64_t(blocks) * capacity : 0);
     if (counters_.empty()) counters_ = DeviceBuffer<PoolCounters>(1);
     blocks_ = blocks;
     capacity_ = capacity;
+    grouped_ = grouped;
   }
 
   unsigned blocks_ = 0;
   uint32_t capacity_ = 0;
+  bool grouped_ = false;
+  DeviceBuffer<uint32_t> group_sizes_;
   DeviceBuffer<unsigned long long> heads_;
   DeviceBuffer<uint32_t> tails_;
   DeviceBuffer<Task> slots_;
