@@ -14,6 +14,7 @@
 #   sanitize  compute-sanitizer memcheck and racecheck of every example under
 #             several schedules on karate and RMAT 12
 #   load      instrumented bfs/sssp on RMAT under TWC and ALB (load reports)
+#   tasks     the programs of tasks (four_in_a_row) against their CPU builds
 #   consumer  the lang-examples/consumer program (library mode)
 # Logs go to OUT_DIR; the last lines printed summarise each part.
 set -u
@@ -109,6 +110,26 @@ for part in "$@"; do
           note "load $app $schedule: exit $? $(grep '^time' "$out/load-$app-$schedule.log")"
         done
       done
+      ;;
+    tasks)
+      # Programs of tasks: every look-ahead of four-in-a-row and an opening,
+      # under both pool schemes, against the CPU program; memcheck once.
+      local_fail=0
+      for args in "--lookahead 1" "--lookahead 2" "--lookahead 3" "--lookahead 4" \
+          "--lookahead 5" "--lookahead 6" "--lookahead 5 --opening 4435"; do
+        "$bin/four_in_a_row-cpu" $args -o "$out/c4-cpu" --force > /dev/null 2>&1 || local_fail=1
+        for scheme in work-stealing static; do
+          "$bin/four_in_a_row-cuda" $args --task-pool $scheme --task-slots 65536 --runs 2 \
+            -o "$out/c4-gpu" --force > "$out/c4-gpu.log" 2>&1 || local_fail=1
+          for f in "" .score .leaves; do
+            cmp -s "$out/c4-cpu$f" "$out/c4-gpu$f" || { local_fail=1; echo "DIFF: $args $scheme $f"; }
+          done
+        done
+      done
+      note "tasks: four_in_a_row 7 cases x 2 schemes against the CPU: $([ $local_fail = 0 ] && echo PASS || echo FAIL)"
+      compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/four_in_a_row-cuda" --lookahead 4 \
+        > "$out/c4-memcheck.log" 2>&1
+      note "tasks: memcheck exit $? $(grep 'ERROR SUMMARY' "$out/c4-memcheck.log")"
       ;;
     consumer)
       "$bin/reachability" "$data/powerlaw/cnr-2000.txt.xz" 1 > "$out/consumer.log" 2>&1

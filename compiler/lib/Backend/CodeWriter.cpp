@@ -130,8 +130,9 @@ void write_file_scope_declarations(CodeWriter& out, const Module& module) {
     if (after_decl) out.line();
     after_decl = false;
     if (item.field)
-      out.line("NodeData<" + item.field->element_type + "> " + item.field->name + "(\"" +
-               item.field->name + "\");  // " + where(item.field->loc));
+      out.line((item.field->per_vertex ? "NodeData<" : "Array<") + item.field->element_type +
+               "> " + item.field->name + "(\"" + item.field->name + "\");  // " +
+               where(item.field->loc));
     else
       out.line(std::string(reduction_class(item.reduction->op)) + "<" +
                item.reduction->value_type + "> " + item.reduction->name + "(\"" +
@@ -252,12 +253,13 @@ std::string launch_text(const HostStmt& launch, const RunParameter& run) {
 
 std::string driver_signature(const Module& module, bool with_defaults, const RunParameter& run) {
   const Driver& driver = module.driver;
-  std::string signature = "void " + driver.name + "(const Graph& " + driver.graph_param;
+  std::string params = driver.graph_param.empty() ? "" : "const Graph& " + driver.graph_param;
   for (const ProgramParam& param : driver.params) {
-    signature += ", " + param.var.type + " " + param.var.name;
-    if (with_defaults && param.default_value) signature += " = " + *param.default_value;
+    params += (params.empty() ? "" : ", ") + param.var.type + " " + param.var.name;
+    if (with_defaults && param.default_value) params += " = " + *param.default_value;
   }
-  return signature + run.parameter() + ")";
+  if (!run.empty()) params += (params.empty() ? "" : ", ") + run.type + " " + run.name;
+  return "void " + driver.name + "(" + params + ")";
 }
 
 void write_driver(CodeWriter& out, const Module& module, bool with_defaults,
@@ -268,6 +270,10 @@ void write_driver(CodeWriter& out, const Module& module, bool with_defaults,
   out.open(driver_signature(module, with_defaults, out.run()) + " {");
   out.comment("Every run starts from zeroed vertex data and reductions.");
   for (const Field& field : module.fields) {
+    if (!field.per_vertex) {
+      out.line(field.name + ".reset(0);  // an Array: the program sizes it");
+      continue;
+    }
     const std::string size = "(" + driver.graph_param + ".num_nodes());";
     if (field.zeroed_each_run)
       out.line(field.name + ".reset" + size);
@@ -320,10 +326,15 @@ void write_program_main(CodeWriter& out, const Module& module, const std::string
   out.line("irgl_program.source = \"" + escape_string_literal(file) + "\";");
   out.line("irgl_program.target = \"" + target_name + "\";");
   out.line("irgl_program.schedules = \"" + schedules + "\";");
+  if (driver.graph_param.empty()) out.line("irgl_program.needs_graph = false;");
   out.line(std::string("irgl_program.needs_in_edges = ") +
            (module.graph_needs.in_edges ? "true" : "false") + ";");
   if (target_name == "cuda" && has_outlined_loops(module))
     out.line("irgl_program.outlined_loops = true;");
+  if (target_name == "cuda" &&
+      std::any_of(module.kernels.begin(), module.kernels.end(),
+                  [](const Kernel& k) { return k.loop.domain == VertexDomain::tasks; }))
+    out.line("irgl_program.task_pools = true;");
   const char* weights = module.graph_needs.weights == GraphNeeds::Weights::int32   ? "int32"
                         : module.graph_needs.weights == GraphNeeds::Weights::float32 ? "float32"
                                                                                       : "none";
@@ -344,10 +355,12 @@ void write_program_main(CodeWriter& out, const Module& module, const std::string
              (param.is_node ? "true" : "false") + ", \"" +
              (param.default_value ? escape_string_literal(*param.default_value) : "") + "\"});");
   }
-  std::string call_args = "irgl_graph";
-  for (const ProgramParam& param : driver.params) call_args += ", irgl_params." + param.var.name;
-  out.line("auto irgl_driver = [&](const irgl::lang::Graph& irgl_graph" + out.run().parameter() +
-           ") { " + ns + "::" + driver.name + "(" + call_args + out.run().argument() + "); };");
+  std::string call_args = driver.graph_param.empty() ? "" : "irgl_graph";
+  for (const ProgramParam& param : driver.params)
+    call_args += (call_args.empty() ? "" : ", ") + ("irgl_params." + param.var.name);
+  if (!out.run().empty()) call_args += (call_args.empty() ? "" : ", ") + out.run().name;
+  out.line("auto irgl_driver = [&]([[maybe_unused]] const irgl::lang::Graph& irgl_graph" +
+           out.run().parameter() + ") { " + ns + "::" + driver.name + "(" + call_args + "); };");
   if (!target_setup.empty()) out.line(target_setup);
   out.line("return irgl::lang::run_program(irgl_argc, irgl_argv, irgl_program, " +
            target_expression + ");");

@@ -22,6 +22,9 @@ std::string kernel_signature(const Kernel& kernel) {
       case ParamKind::graph: signature += "const Graph& " + param.var.name; break;
       case ParamKind::worklist: signature += "Worklist& " + param.var.name; break;
       case ParamKind::scalar: signature += param.var.type + " " + param.var.name; break;
+      case ParamKind::task_pool:
+        signature += "TaskPool<" + param.var.type + ">& " + param.var.name;
+        break;
     }
   }
   return signature + ")";
@@ -35,6 +38,15 @@ void write_kernel(CodeWriter& out, const Kernel& kernel) {
   for (const CodeFragment& code : kernel.prologue) out.fragment(code);
   const VertexLoop& loop = kernel.loop;
   out.comment(where(loop.loc) + ": " + loop.header);
+  if (loop.domain == VertexDomain::tasks) {
+    out.comment("Tasks one at a time, the newest first, until none is left.");
+    out.open("while (!" + loop.pool + ".empty()) {");
+    out.line("const " + loop.task_type + " " + loop.vertex_var + " = " + loop.pool + ".pop();");
+    write_sequential_vertex_body(out, loop, "continue");
+    out.close();
+    out.close();
+    return;
+  }
   out.open(loop.domain == VertexDomain::all_nodes
                ? "for (Node " + loop.vertex_var + " : " + loop.graph + ".nodes()) {"
                : "for (Node " + loop.vertex_var + " : " + loop.worklist + ") {");

@@ -42,12 +42,13 @@ std::string schedules_summary(const Module& module) {
 
 // The entry point of --emit=library: "Result run(const DeviceGraph&, ...)".
 std::string library_signature(const Module& module, bool with_defaults) {
-  std::string signature = "Result run(const irgl::gpu::DeviceGraph& irgl_graph";
+  std::string params =
+      module.driver.graph_param.empty() ? "" : "const irgl::gpu::DeviceGraph& irgl_graph";
   for (const ProgramParam& param : module.driver.params) {
-    signature += ", " + param.var.type + " " + param.var.name;
-    if (with_defaults && param.default_value) signature += " = " + *param.default_value;
+    params += (params.empty() ? "" : ", ") + param.var.type + " " + param.var.name;
+    if (with_defaults && param.default_value) params += " = " + *param.default_value;
   }
-  return signature + ")";
+  return "Result run(" + params + ")";
 }
 
 void write_result_struct(CodeWriter& out, const Module& module, const std::vector<std::string>& outputs) {
@@ -107,10 +108,13 @@ void write_library_entry(CodeWriter& out, const Module& module, const std::vecto
              module.program_name + " needs float edge weights\");");
   // The run's degree shapes, which --schedule=auto chooses by, and the
   // view's largest degrees.
-  out.line("const irgl::lang::CudaRun irgl_run = irgl::lang::run_for(irgl_graph);");
-  std::string args = "view_of(irgl_graph, irgl_run)";
-  for (const ProgramParam& param : module.driver.params) args += ", " + param.var.name;
-  out.line(module.driver.name + "(" + args + ", irgl_run);");
+  const bool has_graph = !module.driver.graph_param.empty();
+  out.line(has_graph ? "const irgl::lang::CudaRun irgl_run = irgl::lang::run_for(irgl_graph);"
+                     : "const irgl::lang::CudaRun irgl_run{};");
+  std::string args = has_graph ? "view_of(irgl_graph, irgl_run)" : "";
+  for (const ProgramParam& param : module.driver.params)
+    args += (args.empty() ? "" : ", ") + param.var.name;
+  out.line(module.driver.name + "(" + args + (args.empty() ? "" : ", ") + "irgl_run);");
   out.line("Result irgl_result;");
   for (const std::string& name : outputs)
     out.line("irgl_result." + name + " = " + name + (module.find_field(name) ? ".download();" : ".value();"));
@@ -124,7 +128,7 @@ void write_library_entry(CodeWriter& out, const Module& module, const std::vecto
 void write_bytes_per_vertex(CodeWriter& out, const Module& module) {
   std::string bytes;
   for (const Field& field : module.fields)
-    bytes += (bytes.empty() ? "" : " + ") + ("sizeof(" + field.element_type + ")");
+    if (field.per_vertex) bytes += (bytes.empty() ? "" : " + ") + ("sizeof(" + field.element_type + ")");
   out.line();
   out.comment("Bytes per vertex of all vertex data (main checks that the graph leaves room).");
   out.line("constexpr uint64_t irgl_bytes_per_vertex = " + (bytes.empty() ? "0" : bytes) + ";");

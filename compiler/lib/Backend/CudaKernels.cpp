@@ -90,6 +90,7 @@ void write_members(CodeWriter& out, const Module& module, const Kernel& kernel,
         out.line(worklist_type(kernel, param.var.name, options) + " " + param.var.name + ";");
         break;
       case ParamKind::scalar: out.line(param.var.type + " " + param.var.name + ";"); break;
+      case ParamKind::task_pool: break;  // the processor pushes through its spawner
     }
   }
   for (const std::string& name : kernel.fields_used)
@@ -291,14 +292,18 @@ void write_body(CodeWriter& out, const Module& module, const Kernel& kernel,
   out.close("};");
 }
 
-std::string launcher_params(const Kernel& kernel) {
+// The kernel's parameters as a launcher declares them (`with_pool`: the
+// task pool too; the Body factory has none).
+std::string launcher_params(const Kernel& kernel, bool with_pool = true) {
   std::string params;
   for (const KernelParam& param : kernel.params) {
+    if (param.kind == ParamKind::task_pool && !with_pool) continue;
     if (!params.empty()) params += ", ";
     switch (param.kind) {
       case ParamKind::graph: params += "const Graph& " + param.var.name; break;
       case ParamKind::worklist: params += "Worklist " + param.var.name; break;
       case ParamKind::scalar: params += param.var.type + " " + param.var.name; break;
+      case ParamKind::task_pool: params += "TaskPool<" + param.var.type + ">& " + param.var.name; break;
     }
   }
   return params;
@@ -310,12 +315,13 @@ std::string launcher_params(const Kernel& kernel) {
 void write_body_factory(CodeWriter& out, const Kernel& kernel) {
   std::string members;
   auto add = [&](const std::string& value) { members += (members.empty() ? "" : ", ") + value; };
-  for (const KernelParam& param : kernel.params) add(param.var.name);
+  for (const KernelParam& param : kernel.params)
+    if (param.kind != ParamKind::task_pool) add(param.var.name);
   for (const std::string& name : kernel.fields_used) add(name + ".view()");
   for (const std::string& name : kernel.reductions_used) add(name + ".view()");
   out.line();
   out.comment(where(kernel.loc) + ": the Body of " + kernel.name + " for its arguments, and its schedule options.");
-  out.open(body_name(kernel) + " make_" + kernel.name + "(" + launcher_params(kernel) + ") {");
+  out.open(body_name(kernel) + " make_" + kernel.name + "(" + launcher_params(kernel, false) + ") {");
   out.line("return {" + members + "};");
   out.close();
   const RunParameter& run = out.run();
@@ -367,14 +373,68 @@ void write_launcher(CodeWriter& out, const Kernel& kernel, const BackendOptions&
   out.close();
 }
 
+// A task kernel's Body: the task processor of gpu/tasks/task_pool.cuh,
+// run by one thread per task; `pool.push(t)` in the task code spawns.
+void write_task_body(CodeWriter& out, const Module& module, const Kernel& kernel,
+                     const BackendOptions& options) {
+  const VertexLoop& loop = kernel.loop;
+  const std::string& task = loop.task_type;
+  out.line();
+  out.comment(where(kernel.loc) + ": kernel " + kernel.name +
+              ", as a task processor: a task per thread (gpu/tasks/task_pool.cuh)");
+  out.open("struct " + body_name(kernel) + " {");
+  write_members(out, module, kernel, options);
+  out.line();
+  out.comment(where(loop.loc) + ": " + loop.header);
+  out.open("__device__ void operator()(const " + task + "& irgl_task, const TaskSpawner<" + task +
+           ">& irgl_spawn) {");
+  out.line("[[maybe_unused]] const TaskPush<" + task + "> " + loop.pool + "{irgl_spawn};");
+  write_prologue(out, kernel);
+  out.line("const " + task + " " + loop.vertex_var + " = irgl_task;");
+  for (const PreStep& step : loop.pre) out.fragment(step.code, "return", "return");
+  out.close();
+  if (!kernel.reductions_used.empty()) {
+    out.comment("Each thread's partial reductions, flushed when its block leaves the pool.");
+    out.line("template <int BlockThreads>");
+    out.open("__device__ void flush() {");
+    for (const std::string& name : kernel.reductions_used) out.line(name + ".flush<BlockThreads>();");
+    out.close();
+  }
+  out.close("};");
+}
+
+void write_task_launcher(CodeWriter& out, const Kernel& kernel, const BackendOptions& options) {
+  const VertexLoop& loop = kernel.loop;
+  std::string args;
+  for (const KernelParam& param : kernel.params)
+    if (param.kind != ParamKind::task_pool) args += (args.empty() ? "" : ", ") + param.var.name;
+  out.line();
+  out.comment(where(kernel.loc) + ": runs the tasks of " + loop.pool +
+              ", and every task they push, until none is left (the run's --task-pool scheme).");
+  out.open("void " + kernel.name + "(" + launcher_params(kernel) + out.run().parameter() + ") {");
+  out.comment("The pool's GPU memory, kept between runs.");
+  out.line("static TaskLauncher<" + loop.task_type + "> irgl_tasks;");
+  out.line("irgl_tasks.run<" + std::to_string(options.block_threads) + ">(\"" + kernel.name +
+           "\", " + loop.pool + ", make_" + kernel.name + "(" + args + "), " + out.run().name +
+           ");");
+  out.close();
+}
+
 }  // namespace
 
 std::string kernel_schedule_name(const Kernel& kernel) {
+  if (kernel.loop.domain == VertexDomain::tasks) return "tasks";
   return kernel.loop.edge_loop ? kernel.loop.edge_loop->schedule.name() : "thread";
 }
 
 void write_scheduled_kernel(CodeWriter& out, const Module& module, const Kernel& kernel,
                             const BackendOptions& options) {
+  if (kernel.loop.domain == VertexDomain::tasks) {
+    write_task_body(out, module, kernel, options);
+    write_body_factory(out, kernel);
+    write_task_launcher(out, kernel, options);
+    return;
+  }
   write_body(out, module, kernel, options);
   write_body_factory(out, kernel);
   write_launcher(out, kernel, options);

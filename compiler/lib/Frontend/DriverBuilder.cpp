@@ -215,8 +215,9 @@ class HostCodeVisitor : public RecursiveASTVisitor<HostCodeVisitor> {
     if (dsl::is_worklist(var->getType()) && !var->getType()->isReferenceType())
       context_.error(var->getLocation(), "worklists come from a Pipe: use pipe.in() and "
                                          "pipe.out() instead of a Worklist variable");
-    if (dsl::is_node_data(var->getType()) || dsl::reduction_op(var->getType()))
-      context_.error(var->getLocation(), "declare NodeData and reductions at file scope");
+    if (dsl::is_node_data(var->getType()) || dsl::is_array(var->getType()) ||
+        dsl::reduction_op(var->getType()))
+      context_.error(var->getLocation(), "declare NodeData, Arrays and reductions at file scope");
     return true;
   }
 
@@ -394,7 +395,7 @@ bool DriverBuilder::build_requirement(const Stmt* stmt, bool top_level) {
 
 void DriverBuilder::add_path_length_field(const CallExpr* call) {
   const VarDecl* var = call->getNumArgs() == 1 ? dsl::referenced_var(call->getArg(0)) : nullptr;
-  if (!var || !context_.fields.count(var)) {
+  if (!var || !dsl::is_node_data(var->getType())) {
     context_.error(call->getBeginLoc(), "path_lengths_fit() takes a file-scope NodeData");
     return;
   }
@@ -432,19 +433,26 @@ std::optional<Driver> DriverBuilder::build(const FunctionDecl* program,
   if (!program->getReturnType()->isVoidType())
     context_.error(program->getReturnTypeSourceRange().getBegin(),
                    "the program returns void; its results are what it passes to output()");
-  if (program->getNumParams() == 0 || !dsl::is_graph(program->getParamDecl(0)->getType()) ||
-      !program->getParamDecl(0)->getType()->isReferenceType()) {
-    context_.error(program->getLocation(),
-                   "the program's first parameter must be the graph: 'Graph& g'");
+  // The graph comes first; a program without one (tasks over its own data)
+  // takes options only.
+  const bool has_graph =
+      program->getNumParams() > 0 && dsl::is_graph(program->getParamDecl(0)->getType());
+  if (has_graph && !program->getParamDecl(0)->getType()->isReferenceType()) {
+    context_.error(program->getParamDecl(0)->getLocation(),
+                   "the program's graph parameter must be a reference: 'Graph& g'");
     return std::nullopt;
   }
-  driver.graph_param = program->getParamDecl(0)->getNameAsString();
-  for (unsigned i = 1; i < program->getNumParams(); ++i) {
+  if (has_graph) driver.graph_param = program->getParamDecl(0)->getNameAsString();
+  for (unsigned i = has_graph ? 1 : 0; i < program->getNumParams(); ++i) {
     const ParmVarDecl* param = program->getParamDecl(i);
     const QualType type = param->getType();
     ProgramParam pp;
     pp.var.name = param->getNameAsString();
     pp.loc = context_.loc(param->getLocation());
+    if (dsl::is_graph(type)) {
+      context_.error(param->getLocation(), "the graph must be the program's first parameter");
+      continue;
+    }
     if (type->isReferenceType() || !(type->isArithmeticType())) {
       context_.error(param->getLocation(),
                      "program parameter '" + pp.var.name +
@@ -466,6 +474,9 @@ std::optional<Driver> DriverBuilder::build(const FunctionDecl* program,
     if (const auto* typedef_type = type->getAs<TypedefType>())
       pp.is_node = typedef_type->getDecl()->getName() == "Node" &&
                    dsl::in_prelude(typedef_type->getDecl());
+    if (pp.is_node && !has_graph)
+      context_.error(param->getLocation(), "program parameter '" + pp.var.name +
+                                               "' is a Node, but the program takes no graph");
     if (param->hasDefaultArg())
       pp.default_value = context_.original_text(param->getDefaultArgRange());
     driver.params.push_back(pp);

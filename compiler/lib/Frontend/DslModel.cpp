@@ -31,7 +31,9 @@ std::string prelude_class(QualType type) {
 bool is_graph(QualType type) { return prelude_class(type) == "Graph"; }
 bool is_worklist(QualType type) { return prelude_class(type) == "Worklist"; }
 bool is_pipe(QualType type) { return prelude_class(type) == "Pipe"; }
+bool is_task_pool(QualType type) { return prelude_class(type) == "TaskPool"; }
 bool is_node_data(QualType type) { return prelude_class(type) == "NodeData"; }
+bool is_array(QualType type) { return prelude_class(type) == "Array"; }
 
 std::optional<ReductionOp> reduction_op(QualType type) {
   const std::string name = prelude_class(type);
@@ -120,7 +122,8 @@ std::optional<FieldAccess> field_access(const Expr* expr) {
   if (!call || call->getOperator() != OO_Subscript || call->getNumArgs() != 2)
     return std::nullopt;
   const VarDecl* field = referenced_var(call->getArg(0));
-  if (!field || !is_node_data(field->getType())) return std::nullopt;
+  if (!field || !(is_node_data(field->getType()) || is_array(field->getType())))
+    return std::nullopt;
   return FieldAccess{field, call->getArg(1)};
 }
 

@@ -26,7 +26,9 @@ std::string prelude_class(clang::QualType type);
 bool is_graph(clang::QualType type);
 bool is_worklist(clang::QualType type);
 bool is_pipe(clang::QualType type);
+bool is_task_pool(clang::QualType type);  // TaskPool<T>
 bool is_node_data(clang::QualType type);
+bool is_array(clang::QualType type);  // Array<T>: data that is not per vertex
 std::optional<ReductionOp> reduction_op(clang::QualType type);
 
 // The element type of NodeData<T> / value type of Sum<T> etc.

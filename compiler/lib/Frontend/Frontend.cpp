@@ -83,6 +83,8 @@ class ModuleBuilder : public ASTConsumer {
     if (auto built = driver.build(context.program_decl, for_all_kernels)) module_.driver = *built;
     for (auto& kernel : for_all_kernels) module_.kernels.push_back(std::move(kernel));
     checker.check_recursion();
+    if (module_.driver.graph_param.empty() && !context.has_errors())
+      check_program_without_graph(context);
     for (const SchedulePragma& pragma : context.pragmas())
       if (!pragma.used)
         context.error(pragma.loc, "'#pragma irgl schedule' must come right before a vertex "
@@ -125,12 +127,13 @@ class ModuleBuilder : public ASTConsumer {
       }
       if (const auto* var = dyn_cast<VarDecl>(decl)) {
         const QualType type = var->getType();
-        if (dsl::is_node_data(type)) {
+        if (dsl::is_node_data(type) || dsl::is_array(type)) {
           check_element_type(context, var);
           context.fields[var] = var->getNameAsString();
-          module_.fields.push_back({var->getNameAsString(),
-                                    context.type_name(dsl::template_argument(type)),
-                                    context.loc(var->getLocation())});
+          Field field{var->getNameAsString(), context.type_name(dsl::template_argument(type)),
+                      context.loc(var->getLocation())};
+          field.per_vertex = dsl::is_node_data(type);
+          module_.fields.push_back(field);
           continue;
         }
         if (auto op = dsl::reduction_op(type)) {
@@ -141,9 +144,10 @@ class ModuleBuilder : public ASTConsumer {
                                         context.loc(var->getLocation())});
           continue;
         }
-        if (dsl::is_graph(type) || dsl::is_worklist(type) || dsl::is_pipe(type)) {
-          context.error(var->getLocation(), "graphs, worklists and pipes cannot be file-scope "
-                                            "variables; the driver owns them");
+        if (dsl::is_graph(type) || dsl::is_worklist(type) || dsl::is_pipe(type) ||
+            dsl::is_task_pool(type)) {
+          context.error(var->getLocation(), "graphs, worklists, pipes and task pools cannot be "
+                                            "file-scope variables; the driver owns them");
           continue;
         }
       }
@@ -153,6 +157,25 @@ class ModuleBuilder : public ASTConsumer {
       context.error(context.sources().getLocForStartOfFile(context.sources().getMainFileID()),
                     "no program function: mark the host driver with 'program', e.g. "
                     "'program void bfs(Graph& g, Node source = 0) { ... }'");
+  }
+
+  // A program without a graph has no vertices: vertex data and vertex
+  // loops need one.
+  void check_program_without_graph(FrontendContext& context) {
+    const std::string program = context.program_decl->getNameAsString();
+    for (const auto& [var, name] : context.fields)
+      if (dsl::is_node_data(var->getType()))
+        context.error(var->getLocation(),
+                      "vertex data '" + name + "' needs a graph, and program '" + program +
+                          "' takes none: make its first parameter 'Graph& g', or hold the data "
+                          "in an Array");
+    for (const FunctionDecl* function : kernel_decls_) {
+      const Kernel* kernel = module_.find_kernel(function->getNameAsString());
+      if (kernel && kernel->loop.domain != VertexDomain::tasks)
+        context.error(function->getLocation(),
+                      "kernel '" + kernel->name + "' loops over vertices, and program '" +
+                          program + "' takes no graph: make its first parameter 'Graph& g'");
+    }
   }
 
   // Names that would collide with what the generated code defines or uses.
@@ -188,7 +211,9 @@ class ModuleBuilder : public ASTConsumer {
       problem = "it has a default constructor or default member initializers, but vertex data "
                 "starts as zero bytes";
     if (problem.empty()) return;
-    context.error(element_loc(var), "vertex data cannot hold '" + context.type_name(element) +
+    context.error(element_loc(var), std::string(dsl::is_array(var->getType()) ? "an Array"
+                                                                              : "vertex data") +
+                                        " cannot hold '" + context.type_name(element) +
                                         "': " + problem);
   }
 

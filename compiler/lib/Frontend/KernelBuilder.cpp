@@ -158,7 +158,7 @@ class RegionVisitor : public RecursiveASTVisitor<RegionVisitor> {
     if (loops_ > 0 || switches_ > 0 || functions_ > 0) return true;
     context_.error(s->getBeginLoc(),
                    std::string("'break' out of a parallel ") +
-                       (region_ == Region::edge ? "edge" : "vertex") +
+                       (region_ == Region::edge ? "edge" : loop_word()) +
                        " loop is not supported: every iteration runs, in no particular order");
     return true;
   }
@@ -186,7 +186,7 @@ class RegionVisitor : public RecursiveASTVisitor<RegionVisitor> {
     else
       context_.error(s->getBeginLoc(),
                      "'return' inside a parallel loop is not supported; use 'continue' to "
-                     "finish this " + std::string(region_ == Region::edge ? "edge" : "vertex"));
+                     "finish this " + std::string(region_ == Region::edge ? "edge" : loop_word()));
     return true;
   }
 
@@ -226,9 +226,18 @@ class RegionVisitor : public RecursiveASTVisitor<RegionVisitor> {
       check_write(call->getImplicitObjectArgument(), call);
     const auto member = dsl::prelude_member_call(call);
     if (!member) return true;
+    if (member->class_name == "TaskPool" && member->method == "push") {
+      check_task_push(call, dsl::referenced_var(member->object));
+      return true;
+    }
     if (member->class_name == "Worklist" && member->method == "push") {
       const VarDecl* worklist = dsl::referenced_var(member->object);
-      if (region_ == Region::prologue) {
+      if (task_loop() && region_ != Region::prologue) {
+        context_.error(call->getExprLoc(),
+                       "a task loop pushes only to the pool it runs ('" +
+                           iterated_worklist_->getNameAsString() +
+                           "'); a worklist filled by tasks has no rounds to run it in");
+      } else if (region_ == Region::prologue) {
         context_.error(call->getExprLoc(), "push before the vertex loop, where every thread would "
                                            "push; push inside the loop");
       } else if (worklist && worklist == iterated_worklist_) {
@@ -267,6 +276,24 @@ class RegionVisitor : public RecursiveASTVisitor<RegionVisitor> {
   std::vector<const DeclRefExpr*> local_refs;    // uses of vertex-loop variables
 
  private:
+  // The loop iterates over a TaskPool (iterated_worklist_ is the pool).
+  bool task_loop() const {
+    return iterated_worklist_ && dsl::is_task_pool(iterated_worklist_->getType());
+  }
+  const char* loop_word() const { return task_loop() ? "task" : "vertex"; }
+
+  // `pool.push(task)`: only in a task loop, to the pool it runs.
+  void check_task_push(const CXXMemberCallExpr* call, const VarDecl* pool) {
+    const std::string name = pool ? pool->getNameAsString() : "the pool";
+    if (!task_loop() || region_ == Region::prologue)
+      context_.error(call->getExprLoc(),
+                     "push to '" + name + "' outside its task loop: tasks are pushed by the "
+                     "driver before the kernel runs, or by tasks inside 'for (... : " + name + ")'");
+    else if (pool != iterated_worklist_)
+      context_.error(call->getExprLoc(),
+                     "a task loop pushes only to the pool it runs ('" +
+                         iterated_worklist_->getNameAsString() + "'), not to '" + name + "'");
+  }
 
   void check_write(const Expr* lvalue, const Expr* write) {
     const WriteTarget target = write_target(lvalue);
@@ -276,6 +303,11 @@ class RegionVisitor : public RecursiveASTVisitor<RegionVisitor> {
       if (region_ == Region::prologue) {
         context_.error(lvalue->getBeginLoc(),
                        "write to '" + element + "' before the vertex loop: every thread would write it");
+      } else if (task_loop()) {
+        context_.error(lvalue->getBeginLoc(),
+                       "non-atomic write to '" + element +
+                           "' in a task loop races: tasks run in parallel, in no particular "
+                           "order; use an atomic (atomic_min, atomic_add, atomic_exch, ...)");
       } else if (region_ == Region::edge) {
         context_.error(lvalue->getBeginLoc(),
                        "non-atomic write to '" + element +
@@ -295,8 +327,9 @@ class RegionVisitor : public RecursiveASTVisitor<RegionVisitor> {
     const VarDecl* var = target.var;
     if (!var) return;
     if (var == vertex_) {
-      context_.error(lvalue->getBeginLoc(),
-                     "the loop's vertex variable '" + var->getNameAsString() + "' cannot be changed");
+      context_.error(lvalue->getBeginLoc(), std::string("the loop's ") + loop_word() +
+                                                " variable '" + var->getNameAsString() +
+                                                "' cannot be changed");
       return;
     }
     if (region_ != Region::prologue && per_thread_.count(var)) {
@@ -586,6 +619,10 @@ bool KernelBuilder::split_body(Scope& scope, const Stmt* body, VertexLoop& loop,
                                std::vector<const Stmt*>& guards,
                                std::vector<const Stmt*>& post, const CXXForRangeStmt*& edge) {
   const std::vector<const Stmt*> statements = statements_of(body);
+  if (loop.domain == VertexDomain::tasks) {  // sequential code per task
+    pre.insert(pre.end(), statements.begin(), statements.end());
+    return true;
+  }
   for (size_t i = 0; i < statements.size(); ++i) {
     const Stmt* stmt = statements[i];
     if (edge) {
@@ -858,6 +895,10 @@ std::optional<Kernel> KernelBuilder::build_kernel(const FunctionDecl* function) 
     } else if (dsl::is_worklist(type) && type->isLValueReferenceType()) {
       kp.kind = ParamKind::worklist;
       kp.var.type = "Worklist";
+    } else if (dsl::is_task_pool(type) && type->isLValueReferenceType() &&
+               !type.getNonReferenceType().isConstQualified()) {
+      kp.kind = ParamKind::task_pool;
+      kp.var.type = context_.type_name(dsl::template_argument(type));
     } else if (!type->isReferenceType() && !type->isPointerType() &&
                (type->isScalarType() || type->isEnumeralType())) {
       kp.kind = ParamKind::scalar;
@@ -866,7 +907,7 @@ std::optional<Kernel> KernelBuilder::build_kernel(const FunctionDecl* function) 
       context_.error(param->getLocation(),
                      "kernel parameter '" + kp.var.name +
                          "' has an unsupported type: kernels take the graph (const Graph&), "
-                         "worklists (Worklist&) and scalar values");
+                         "worklists (Worklist&), a task pool (TaskPool<T>&) and scalar values");
       continue;
     }
     scope.per_thread.insert(param);
@@ -887,7 +928,9 @@ std::optional<Kernel> KernelBuilder::build_kernel(const FunctionDecl* function) 
     const bool over_nodes = member && member->class_name == "Graph" && member->method == "nodes";
     const bool over_worklist = range_var && dsl::is_worklist(range_var->getType()) &&
                                isa<ParmVarDecl>(range_var);
-    if (over_nodes || over_worklist) {
+    const bool over_pool = range_var && dsl::is_task_pool(range_var->getType()) &&
+                           isa<ParmVarDecl>(range_var);
+    if (over_nodes || over_worklist || over_pool) {
       if (vertex_loop) {
         context_.error(stmt->getBeginLoc(),
                        "a kernel holds one parallel vertex loop; put this loop in a kernel of "
@@ -900,10 +943,17 @@ std::optional<Kernel> KernelBuilder::build_kernel(const FunctionDecl* function) 
                        "the vertex loop must range over the kernel's graph parameter");
         return std::nullopt;
       }
-      kernel.loop.domain = over_nodes ? VertexDomain::all_nodes : VertexDomain::worklist;
+      kernel.loop.domain = over_nodes      ? VertexDomain::all_nodes
+                           : over_worklist ? VertexDomain::worklist
+                                           : VertexDomain::tasks;
       kernel.loop.graph = scope.graph ? scope.graph->getNameAsString() : "";
       if (over_worklist) {
         kernel.loop.worklist = range_var->getNameAsString();
+        scope.iterated_worklist = range_var;
+      }
+      if (over_pool) {  // the pool plays the iterated worklist's part
+        kernel.loop.pool = range_var->getNameAsString();
+        kernel.loop.task_type = context_.type_name(dsl::template_argument(range_var->getType()));
         scope.iterated_worklist = range_var;
       }
       continue;
@@ -919,10 +969,19 @@ std::optional<Kernel> KernelBuilder::build_kernel(const FunctionDecl* function) 
   if (!vertex_loop) {
     context_.error(function->getLocation(),
                    "kernel '" + kernel.name + "' has no parallel loop: write 'for (Node n : "
-                   "g.nodes())' or 'for (Node n : worklist)'");
+                   "g.nodes())', 'for (Node n : worklist)' or 'for (T task : pool)'");
     return std::nullopt;
   }
-  if (!scope.graph) {
+  // A task pool is run by the loop over it: one per kernel, and only there.
+  for (const ParmVarDecl* param : function->parameters())
+    if (dsl::is_task_pool(param->getType()) && param->getNameAsString() != kernel.loop.pool) {
+      context_.error(param->getLocation(),
+                     "task pool '" + param->getNameAsString() + "' is not the pool this "
+                     "kernel's loop runs: a kernel takes one pool and runs it with 'for (T task : " +
+                     param->getNameAsString() + ")'");
+      return std::nullopt;
+    }
+  if (!scope.graph && kernel.loop.domain != VertexDomain::tasks) {
     context_.error(function->getLocation(),
                    "kernel '" + kernel.name + "' needs the graph as a parameter (const Graph& g)");
     return std::nullopt;

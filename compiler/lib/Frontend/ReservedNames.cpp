@@ -30,7 +30,7 @@ const std::map<std::string, std::string>& namespace_names() {
          {"Graph", "Worklist", "StagedWorklist", "UncoalescedWorklist", "NodeData", "NodeArray",
           "Sum", "Min", "Max", "SumOp", "MinOp", "MaxOp", "ReductionSlot", "Node", "Edge",
           "atomic_add", "atomic_min", "atomic_max", "atomic_or", "atomic_and", "output",
-          "view_of"})
+          "view_of", "Array", "TaskPool", "TaskPush", "TaskSpawner", "TaskLauncher"})
       result[name] = std::string("the generated code uses the runtime's '") + name +
                      "' (irgl::lang) by this name";
     result["schedule"] = "the generated code names the namespace irgl::gpu::schedule 'schedule'";
@@ -159,7 +159,8 @@ void ReservedNames::check_file_scope(FrontendContext& context,
     const std::string name = named->getName().str();
     const auto* var = dyn_cast<VarDecl>(named);
     const bool data =
-        var && (dsl::is_node_data(var->getType()) || dsl::reduction_op(var->getType()));
+        var && (dsl::is_node_data(var->getType()) || dsl::is_array(var->getType()) ||
+                dsl::reduction_op(var->getType()));
     const bool function = isa<FunctionDecl>(named) || isa<FunctionTemplateDecl>(named);
     const NameScope scope = data ? NameScope::file_data : NameScope::file;
     if (!problem(name, scope, function).empty() && reported.insert(name).second)

@@ -303,7 +303,7 @@ class Dumper {
     out_ << "graph-needs in-edges=" << (m.graph_needs.in_edges ? "yes" : "no")
          << " weights=" << weight_name(m.graph_needs.weights) << "\n";
     for (const auto& field : m.fields)
-      out_ << "field " << field.name << " : " << field.element_type
+      out_ << (field.per_vertex ? "field " : "array ") << field.name << " : " << field.element_type
            << (field.zeroed_each_run ? "" : " not-zeroed") << "  ; " << field.loc.str() << "\n";
     for (const auto& r : m.reductions)
       out_ << "reduction " << r.name << " : " << to_string(r.op) << "<" << r.value_type
@@ -339,9 +339,10 @@ class Dumper {
     out_ << "kernel " << k.name << (k.from_for_all_nodes ? " (for_all_nodes)" : "") << "  ; "
          << k.loc.str() << "\n";
     for (const auto& p : k.params) {
-      const char* kind = p.kind == ParamKind::graph      ? "graph"
-                         : p.kind == ParamKind::worklist ? "worklist"
-                                                         : "scalar";
+      const char* kind = p.kind == ParamKind::graph       ? "graph"
+                         : p.kind == ParamKind::worklist  ? "worklist"
+                         : p.kind == ParamKind::task_pool ? "task-pool"
+                                                          : "scalar";
       out_ << "  param " << kind << " " << p.var.name << " : " << p.var.type << "\n";
     }
     out_ << "  fields " << list(k.fields_used) << " reductions " << list(k.reductions_used)
@@ -353,10 +354,14 @@ class Dumper {
       code(fragment, "    ");
     }
     const VertexLoop& loop = k.loop;
-    out_ << "  vertex-loop " << loop.vertex_var << " over "
-         << (loop.domain == VertexDomain::all_nodes ? "nodes(" + loop.graph + ")"
-                                                    : "worklist " + loop.worklist)
-         << "  ; " << loop.loc.str() << "\n";
+    if (loop.domain == VertexDomain::tasks)
+      out_ << "  task-loop " << loop.vertex_var << " : " << loop.task_type << " over pool "
+           << loop.pool;
+    else
+      out_ << "  vertex-loop " << loop.vertex_var << " over "
+           << (loop.domain == VertexDomain::all_nodes ? "nodes(" + loop.graph + ")"
+                                                      : "worklist " + loop.worklist);
+    out_ << "  ; " << loop.loc.str() << "\n";
     for (const auto& step : loop.pre) {
       out_ << (step.kind == PreStep::Kind::guard ? "    guard\n" : "    pre\n");
       code(step.code, "      ");
@@ -389,7 +394,8 @@ class Dumper {
   }
 
   void driver(const Driver& d) {
-    out_ << "driver " << d.name << "(graph " << d.graph_param << ")  ; " << d.loc.str() << "\n";
+    out_ << "driver " << d.name << "(" << (d.graph_param.empty() ? "" : "graph " + d.graph_param)
+         << ")  ; " << d.loc.str() << "\n";
     for (const auto& p : d.params)
       out_ << "  option " << p.option_name() << " : " << p.var.type
            << (p.is_node ? " (vertex)" : "")

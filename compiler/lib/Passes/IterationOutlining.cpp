@@ -53,6 +53,8 @@ std::string argument_problem(const Module& module, const HostStmt& loop, const H
   const std::string& arg = launch.args[a];
   const KernelParam& param = kernel.params[a];
   const std::string where = "the argument '" + arg + "' of " + launch.kernel;
+  if (param.kind == ParamKind::task_pool)
+    return launch.kernel + " runs a task pool, a kernel of its own";
   if (param.kind == ParamKind::worklist) {
     const PipeSide side = pipe_side(arg, loop.name);
     if (side == PipeSide::none)

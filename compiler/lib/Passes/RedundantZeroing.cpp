@@ -82,7 +82,7 @@ class RedundantZeroing : public Pass {
  private:
   static void skip_zeroing(Module& module, const std::string& name, const HostStmt& launch) {
     for (Field& field : module.fields)
-      if (field.name == name) {
+      if (field.name == name && field.per_vertex) {
         field.zeroed_each_run = false;
         field.written_whole_by = launch.loc;
       }

@@ -104,6 +104,39 @@ TargetOption frontier_option(CudaRun& run) {
           }};
 }
 
+// --task-pool, --task-slots, --task-blocks: how task kernels run their pools.
+std::vector<TargetOption> task_pool_options(CudaRun& run) {
+  return {
+      {"task-pool",
+       "how task kernels run their pools: work-stealing (the default: a deque per block, idle "
+       "blocks steal) or static (two arrays: a launch per generation of tasks)",
+       [&run](const std::string& text) {
+         if (text != "work-stealing" && text != "static")
+           throw InputError::in("--task-pool", not_one_of(text, "work-stealing or static"));
+         run.task_pool.scheme = text == "static" ? gpu::tasks::PoolScheme::static_rounds
+                                                 : gpu::tasks::PoolScheme::work_stealing;
+         return "task pool: " + text;
+       }},
+      {"task-slots",
+       "task slots per block (default 4096): each block's deque (work stealing) or its share "
+       "of each array (static); a run that needs more stops with an error",
+       [&run](const std::string& text) {
+         const uint64_t slots = parse_unsigned(text, "--task-slots", UINT32_MAX);
+         if (slots == 0) throw InputError::in("--task-slots", "'0' is not at least 1");
+         run.task_pool.slots_per_block = static_cast<uint32_t>(slots);
+         return "task slots: " + text;
+       }},
+      {"task-blocks",
+       "blocks of a task pool (default: as many as are resident at once)",
+       [&run](const std::string& text) {
+         const uint64_t blocks = parse_unsigned(text, "--task-blocks", UINT32_MAX);
+         if (blocks == 0) throw InputError::in("--task-blocks", "'0' is not at least 1");
+         run.task_pool.blocks = static_cast<unsigned>(blocks);
+         return "task blocks: " + text;
+       }},
+  };
+}
+
 }  // namespace
 
 std::vector<TargetOption> cuda_run_options(CudaRun& run, const ProgramDescription& description,
@@ -118,6 +151,8 @@ std::vector<TargetOption> cuda_run_options(CudaRun& run, const ProgramDescriptio
     options.push_back(heavy_round_option(run));
   }
   if (chooses_frontiers) options.push_back(frontier_option(run));
+  if (description.task_pools)
+    for (TargetOption& option : task_pool_options(run)) options.push_back(std::move(option));
   return options;
 }
 

@@ -126,4 +126,9 @@ void ResultSummary::scalar(const std::string& name, uint64_t value) {
   json_.push_back({{"name", name}, {"value", value}, {"summary", std::to_string(value)}});
 }
 
+void ResultSummary::signed_scalar(const std::string& name, int64_t value) {
+  lines_.push_back("result " + name + ": " + std::to_string(value));
+  json_.push_back({{"name", name}, {"value", value}, {"summary", std::to_string(value)}});
+}
+
 }  // namespace irgl::lang

@@ -159,8 +159,10 @@ template void write_vertex_result<float>(const std::string&, std::string_view, c
 template void write_vertex_result<double>(const std::string&, std::string_view, const double*,
                                           uint64_t, const ResultWriteOptions&);
 
-void write_scalar_result(const std::string& path, std::string_view algorithm, uint64_t value,
-                         uint64_t num_vertices, const ResultWriteOptions& options) {
+namespace {
+template <class T>
+void write_scalar(const std::string& path, std::string_view algorithm, T value,
+                  uint64_t num_vertices, const ResultWriteOptions& options) {
   check_header(algorithm, ResultShape::scalar, options.fields);
   OutputFile file(path, options.overwrite);
   file.write(header_text(algorithm, num_vertices, options.fields));
@@ -169,6 +171,18 @@ void write_scalar_result(const std::string& path, std::string_view algorithm, ui
   *end++ = '\n';
   file.write(line, static_cast<size_t>(end - line));
   file.commit();
+}
+}  // namespace
+
+void write_scalar_result(const std::string& path, std::string_view algorithm, uint64_t value,
+                         uint64_t num_vertices, const ResultWriteOptions& options) {
+  write_scalar(path, algorithm, value, num_vertices, options);
+}
+
+void write_signed_scalar_result(const std::string& path, std::string_view algorithm,
+                                int64_t value, uint64_t num_vertices,
+                                const ResultWriteOptions& options) {
+  write_scalar(path, algorithm, value, num_vertices, options);
 }
 
 }  // namespace irgl

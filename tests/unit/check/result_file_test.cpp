@@ -76,6 +76,14 @@ TEST_F(ResultFileTest, WritesTheDocumentedText) {
   EXPECT_EQ(read_text(path("tc.txt")), "# irgl-result 1\n# algorithm tc\n# vertices 34\n45\n");
 }
 
+// A program's reduction of a signed type keeps its sign (four_in_a_row's
+// score of a lost game).
+TEST_F(ResultFileTest, SignedScalarsKeepTheirSign) {
+  write_signed_scalar_result(path("score.txt"), "four_in_a_row", -1048580, 0);
+  EXPECT_EQ(read_text(path("score.txt")),
+            "# irgl-result 1\n# algorithm four_in_a_row\n# vertices 0\n-1048580\n");
+}
+
 TEST_F(ResultFileTest, DistancesRoundTripWithInfinity) {
   write_vertex_result(path("a.txt"), "bfs", std::vector<uint32_t>{0, UINT32_MAX, 4294967294u},
                       {{{"source", "0"}, {"time-ms", "1.5"}}});

@@ -161,22 +161,29 @@ struct PreStep {
   CodeFragment code;  // for code: the statements; for guard: the condition
 };
 
-enum class VertexDomain { all_nodes, worklist };
+enum class VertexDomain { all_nodes, worklist, tasks };
 
-// `for (Node n : g.nodes())` or `for (Node n : worklist)`.
+// `for (Node n : g.nodes())`, `for (Node n : worklist)`, or a task loop
+// `for (Cell c : pool)` over a TaskPool parameter, which runs every task of
+// the pool and every task pushed to it, until none is left. A task loop's
+// body is sequential code per task: all of it is `pre` code (no guards,
+// no parallel edge loop), and `vertex_var` is the task.
 struct VertexLoop {
   SourceLoc loc;
   std::string header;
   VertexDomain domain = VertexDomain::all_nodes;
   std::string graph;      // for all_nodes
   std::string worklist;   // for worklist
+  std::string pool;       // for tasks: the TaskPool parameter
+  std::string task_type;  // for tasks: its element type, as the code spells it
   std::string vertex_var;
   std::vector<PreStep> pre;
   std::optional<EdgeLoop> edge_loop;
   std::vector<CodeFragment> post;  // after the edge loop, under the guards
 };
 
-enum class ParamKind { graph, worklist, scalar };
+// task_pool: `TaskPool<T>& pool` of a task kernel (var.type is T).
+enum class ParamKind { graph, worklist, scalar, task_pool };
 
 struct KernelParam {
   ParamKind kind = ParamKind::scalar;
@@ -209,11 +216,14 @@ struct Kernel {
 // Program-level declarations
 //===----------------------------------------------------------------------===//
 
-// `NodeData<T> name;` at file scope.
+// `NodeData<T> name;` at file scope, or `Array<T> name;` (per_vertex
+// false: sized by the driver's `name.reset(count)`, empty at each run's
+// start).
 struct Field {
   std::string name;
   std::string element_type;
   SourceLoc loc;
+  bool per_vertex = true;
   // Zeroed at the start of each run, unless the redundant-zeroing pass
   // found that a launch writes all of it before anything reads it (then
   // `written_whole_by`: the launch's source position).

@@ -39,6 +39,7 @@
 #include "irgl/lang/cuda_atomics.cuh"
 #include "irgl/lang/cuda_run.h"
 #include "irgl/lang/outputs.h"
+#include "irgl/lang/cuda_tasks.cuh"
 
 namespace irgl::lang {
 
@@ -57,36 +58,62 @@ Graph view_of(const gpu::DeviceGraph& graph);
 // Vertex data
 //===----------------------------------------------------------------------===//
 
-// The elements of a NodeData, as kernels see them.
+// The elements of a NodeData or an Array, as kernels see them.
 template <class T>
 struct NodeArray {
   T* data = nullptr;
-  IRGL_HD T& operator[](Node n) const { return data[n]; }
+  IRGL_HD T& operator[](uint64_t i) const { return data[i]; }  // a Node, or an Array's index
 };
 
-// One value per vertex in device memory, declared at file scope; the driver
-// sizes it for the graph and zero-fills it on every run (reset).
+// GPU data that kernels index through view(): NodeData and Array.
 template <class T>
-class NodeData {
+class DeviceData {
  public:
-  explicit NodeData(const char* name) : name_(name) {}
+  explicit DeviceData(const char* name) : name_(name) {}
 
-  void reset(uint32_t nodes) {
-    resize(nodes);
-    buffer_.zero();
-  }
-  // Sizes it without zeroing (the driver, for data that a launch writes
-  // whole before any read: irglc's redundant-zeroing pass).
-  void resize(uint32_t nodes) {
-    if (buffer_.size() != nodes) buffer_ = gpu::DeviceBuffer<T>(nodes);
-  }
   NodeArray<T> view() { return {buffer_.data()}; }
   std::vector<T> download() const { return buffer_.download(); }
   const std::string& name() const { return name_; }
 
+ protected:
+  // `count` values, unspecified until written.
+  void size_to(uint64_t count) {
+    if (buffer_.size() != count) buffer_ = gpu::DeviceBuffer<T>(count);
+  }
+  gpu::DeviceBuffer<T> buffer_;
+
  private:
   std::string name_;
-  gpu::DeviceBuffer<T> buffer_;
+};
+
+// One value per vertex, declared at file scope; the driver sizes it for
+// the graph and zero-fills it on every run (reset).
+template <class T>
+class NodeData : public DeviceData<T> {
+ public:
+  using DeviceData<T>::DeviceData;
+
+  void reset(uint32_t nodes) {
+    resize(nodes);
+    this->buffer_.zero();
+  }
+  // Sizes it without zeroing (the driver, for data that a launch writes
+  // whole before any read: irglc's redundant-zeroing pass).
+  void resize(uint32_t nodes) { this->size_to(nodes); }
+};
+
+// Data that is not per vertex (see irgl.h): sized by the driver's
+// reset(count), zeroed.
+template <class T>
+class Array : public DeviceData<T> {
+ public:
+  using DeviceData<T>::DeviceData;
+
+  void reset(uint64_t count) {
+    this->size_to(count);
+    this->buffer_.zero();
+  }
+  uint64_t size() const { return this->buffer_.size(); }
 };
 
 //===----------------------------------------------------------------------===//

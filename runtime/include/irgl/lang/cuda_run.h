@@ -9,6 +9,7 @@
 
 #include "irgl/gpu/schedule/load_log.h"
 #include "irgl/gpu/schedule/options.h"
+#include "irgl/gpu/tasks/pool.cuh"
 #include "irgl/gpu/worklist/frontier_policy.h"
 
 namespace irgl::lang {
@@ -30,6 +31,10 @@ struct CudaRun {
   // --heavy-round-edges: the edges from which a worklist round is heavy
   // (gpu/schedule/heavy_round.h: heavy_round_line).
   std::optional<uint64_t> heavy_round_edges;
+  // How task kernels run their pools (--task-pool, --task-slots,
+  // --task-blocks), and where the runs are recorded.
+  gpu::tasks::PoolOptions task_pool;
+  gpu::tasks::PoolLog* pool_log = nullptr;
 
   // A launch site's options under this run, before the site adds what irglc
   // compiled into it.

@@ -40,6 +40,7 @@ class CudaTarget : public ProgramTarget {
     run_.load_log = records_load ? &load_log_ : nullptr;
     run_.frontier_log = &frontier_log_;
     run_.auto_log = &auto_log_;
+    run_.pool_log = &pool_log_;
   }
   CudaTarget(const CudaTarget&) = delete;  // run_ points into it
   CudaTarget& operator=(const CudaTarget&) = delete;
@@ -64,6 +65,7 @@ class CudaTarget : public ProgramTarget {
     load_log_.clear();  // keep the last run's only
     frontier_log_.clear();
     auto_log_.clear();
+    pool_log_.clear();
     gpu::CudaEventTimer timer;
     timer.start();
     driver_(view_, run_);
@@ -79,11 +81,12 @@ class CudaTarget : public ProgramTarget {
   void write_load_report(std::ostream& out) const override {
     gpu::schedule::write_load_log(out, load_log_, frontier_log_.json());
   }
-  // The frontier forms of the run's pipe rounds, and what auto picked, a
-  // line each.
+  // The frontier forms of the run's pipe rounds, what auto picked and
+  // what the task pools ran, a line each.
   std::string run_summary() const override {
     std::string summary = chooses_frontiers() ? frontier_log_.summary(run_.frontier) : "";
     if (!auto_log_.empty()) summary += (summary.empty() ? "" : "\n") + auto_log_.summary();
+    if (!pool_log_.empty()) summary += (summary.empty() ? "" : "\n") + pool_log_.summary();
     return summary;
   }
 
@@ -97,6 +100,7 @@ class CudaTarget : public ProgramTarget {
   gpu::schedule::LoadLog load_log_;
   gpu::FrontierLog frontier_log_;
   gpu::schedule::AutoLog auto_log_;
+  gpu::tasks::PoolLog pool_log_;
   gpu::DeviceGraph device_graph_;
   Graph view_;
 };

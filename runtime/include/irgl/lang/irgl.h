@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -57,6 +58,34 @@ class NodeData {
   const std::vector<T>& values() const { return values_; }
 
  private:
+  std::string name_;
+  std::vector<T> values_;
+};
+
+// Data that is not per vertex: `count` values of type T, declared at file
+// scope like NodeData (`Array<Node> order;`) and sized by the driver with
+// `order.reset(count)` (all T{}); every run starts with it empty. Kernels
+// index it like vertex data, with the same rules for writes. Here an index
+// out of range is an error naming the array (on the GPU it is not checked).
+template <class T>
+class Array {
+ public:
+  explicit Array(const char* name = "") : name_(name) {}
+
+  T& operator[](uint64_t i) { return values_[checked(i)]; }
+  const T& operator[](uint64_t i) const { return values_[checked(i)]; }
+  // `count` values, all T{}.
+  void reset(uint64_t count) { values_.assign(count, T{}); }
+  uint64_t size() const { return values_.size(); }
+  const std::string& name() const { return name_; }
+
+ private:
+  uint64_t checked(uint64_t i) const {
+    if (i >= values_.size())
+      throw std::out_of_range("index " + std::to_string(i) + " is out of range of Array '" +
+                              name_ + "' (size " + std::to_string(values_.size()) + ")");
+    return i;
+  }
   std::string name_;
   std::vector<T> values_;
 };
@@ -106,6 +135,38 @@ class Pipe {
   uint32_t nodes_;
   Worklist in_, out_;
   uint64_t rounds_ = 0;
+};
+
+// A pool of tasks of a user type T (a trivially copyable struct declared at
+// file scope): the driver declares one, pushes the first tasks and passes
+// it to a kernel whose loop `for (T t : pool)` runs every task, and every
+// task a task pushes, until none is left. Here tasks run one at a time,
+// last in first out (the generated CPU code drains the pool with pop());
+// on the GPU they run in parallel from per-block work-stealing deques
+// (docs/tasks.md), so a program must not depend on their order.
+template <class T>
+class TaskPool {
+  static_assert(std::is_trivially_copyable_v<T>,
+                "a task is copied as bytes between GPU blocks: its type must be trivially "
+                "copyable");
+
+ public:
+  void push(const T& task) { tasks_.push_back(task); }
+  size_t size() const { return tasks_.size(); }
+  bool empty() const { return tasks_.empty(); }
+  // The newest task, removed.
+  T pop() {
+    const T task = tasks_.back();
+    tasks_.pop_back();
+    return task;
+  }
+  // A task loop's range, for type checking; irglc generates the loop that
+  // drains the pool.
+  typename std::vector<T>::const_iterator begin() const { return tasks_.begin(); }
+  typename std::vector<T>::const_iterator end() const { return tasks_.end(); }
+
+ private:
+  std::vector<T> tasks_;
 };
 
 // A global reduction (operations.h). Here it holds the value, and kernels

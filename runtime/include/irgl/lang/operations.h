@@ -193,7 +193,10 @@ template <class T, class Op>
 void output(const Reduction<T, Op>& reduction) {
   static_assert(std::is_integral_v<T>, "output() takes integer reductions");
   record_output(reduction.name(), [&reduction](OutputWriter& writer) {
-    writer.scalar(reduction.name(), static_cast<uint64_t>(reduction.value()));
+    if constexpr (std::is_signed_v<T>)
+      writer.signed_scalar(reduction.name(), static_cast<int64_t>(reduction.value()));
+    else
+      writer.scalar(reduction.name(), static_cast<uint64_t>(reduction.value()));
   });
 }
 

@@ -38,8 +38,10 @@ struct ProgramDescription {
   std::string source;  // the .irgl file
   std::string target;  // "cpu" or "cuda"
   std::string schedules;  // how the kernels are scheduled, for --help and reports
+  bool needs_graph = true;  // false: the program takes no graph (tasks over its own data)
   bool needs_in_edges = false;
   bool outlined_loops = false;  // some pipe loop can run in one kernel (--outline)
+  bool task_pools = false;      // some kernel runs a task pool (--task-pool, ...)
   WeightType weights = WeightType::none;  // what the kernels read
   std::vector<ProgramParameter> parameters;
   // require(g, ...) in the program body (input.h): applied when loading, or

@@ -66,5 +66,9 @@ void write_vertex_result(const std::string& path, std::string_view algorithm,
 void write_scalar_result(const std::string& path, std::string_view algorithm,
                          uint64_t value, uint64_t num_vertices,
                          const ResultWriteOptions& options = {});
+// The same for a signed value (a program's reduction of a signed type).
+void write_signed_scalar_result(const std::string& path, std::string_view algorithm,
+                                int64_t value, uint64_t num_vertices,
+                                const ResultWriteOptions& options = {});
 
 }  // namespace irgl
