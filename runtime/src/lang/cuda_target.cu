@@ -126,6 +126,16 @@ std::vector<TargetOption> task_pool_options(CudaRun& run) {
          run.task_pool.slots_per_block = static_cast<uint32_t>(slots);
          return "task slots: " + text;
        }},
+      {"task-chain",
+       "work stealing: the tasks a thread may run in a row in one step, each the first its "
+       "predecessor pushed (default 1: every push goes through the pool; traversals such as bfs "
+       "gain from 8)",
+       [&run](const std::string& text) {
+         const uint64_t chain = parse_unsigned(text, "--task-chain", 1u << 20);
+         if (chain == 0) throw InputError::in("--task-chain", "'0' is not at least 1");
+         run.task_pool.chain = static_cast<unsigned>(chain);
+         return "task chain: " + text;
+       }},
       {"task-blocks",
        "blocks of a task pool (default: as many as are resident at once)",
        [&run](const std::string& text) {

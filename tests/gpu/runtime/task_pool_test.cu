@@ -286,7 +286,7 @@ struct ThreadTreeProcessor {
 // blocks (0: resident) and checks that every task ran once, and that the
 // processors' flushed counts add up to the tasks.
 TreeRun run_thread_tree(PoolScheme scheme, const TreeShape& shape, uint32_t root_count,
-                        unsigned blocks) {
+                        unsigned blocks, unsigned chain = 1) {
   std::vector<TreeTask> roots;
   for (uint32_t r = 0; r < root_count; ++r) roots.push_back({mix(r + 12345u), 0, r});
   TreeRun run;
@@ -303,7 +303,9 @@ TreeRun run_thread_tree(PoolScheme scheme, const TreeShape& shape, uint32_t root
       scheme == PoolScheme::work_stealing
           ? 8192
           : std::max<uint32_t>(4096, blocks ? uint32_t(size.widest / blocks + 1) : 0);
-  TaskPool<TreeTask> pool(options_for(scheme, slots, blocks));
+  PoolOptions options = options_for(scheme, slots, blocks);
+  options.chain = chain;
+  TaskPool<TreeTask> pool(options);
   run.stats = pool.run<kThreads, TaskWidth::thread>(
       roots, ThreadTreeProcessor{shape, runs.data(), uint32_t(size.tasks), next_id.data(),
                                  flushed.data()});
@@ -320,19 +322,24 @@ TEST(TaskPools, ATaskPerThreadRunsEveryTaskOfOneRootOnce) {
     SCOPED_TRACE(to_string(scheme));
     const TreeRun run = run_thread_tree(scheme, TreeShape{11, 7}, 1, 0);
     ASSERT_GT(run.expected, 100000u);
+    run_thread_tree(scheme, TreeShape{11, 7}, 1, 0, 4);
     if (scheme == PoolScheme::work_stealing) EXPECT_GT(run.stats.steals, 0u);
   }
 }
 
+// Chains (PoolOptions::chain: a thread runs its task's first child next)
+// change who runs a task, never whether: each still runs once.
 TEST(TaskPools, ATaskPerThreadRunsManyRootsOnFewBlocks) {
   IRGL_REQUIRE_GPU();
   for (PoolScheme scheme : kSchemes)
-    for (unsigned blocks : {1u, 3u, 17u}) {
-      SCOPED_TRACE(std::string(to_string(scheme)) + ", blocks " + std::to_string(blocks));
-      const TreeRun run = run_thread_tree(scheme, TreeShape{5, 4}, 200, blocks);
-      EXPECT_EQ(run.stats.blocks, blocks);
-      if (blocks == 1) EXPECT_EQ(run.stats.steals, 0u);
-    }
+    for (unsigned blocks : {1u, 3u, 17u})
+      for (unsigned chain : {1u, 8u}) {
+        SCOPED_TRACE(std::string(to_string(scheme)) + ", blocks " + std::to_string(blocks) +
+                     ", chain " + std::to_string(chain));
+        const TreeRun run = run_thread_tree(scheme, TreeShape{5, 4}, 200, blocks, chain);
+        EXPECT_EQ(run.stats.blocks, blocks);
+        if (blocks == 1) EXPECT_EQ(run.stats.steals, 0u);
+      }
 }
 
 TEST(TaskPools, ATaskPerThreadOverflowIsAnError) {

@@ -69,7 +69,8 @@ class TaskLauncher {
  private:
   static bool same_shape(const gpu::tasks::PoolOptions& a, const gpu::tasks::PoolOptions& b) {
     return a.scheme == b.scheme && a.slots_per_block == b.slots_per_block &&
-           a.blocks == b.blocks && a.steal_attempts == b.steal_attempts && a.stream == b.stream;
+           a.blocks == b.blocks && a.steal_attempts == b.steal_attempts && a.chain == b.chain &&
+           a.stream == b.stream;
   }
   std::optional<gpu::tasks::TaskPool<T>> pool_;
 };

@@ -42,6 +42,10 @@ struct PoolOptions {
   uint32_t slots_per_block = 4096;
   unsigned blocks = 0;              // 0: as many as are resident at once
   unsigned steal_attempts = 8;      // random victims tried before checking for the end
+  // A task per thread, work stealing: the tasks a thread may run in a row
+  // in one step, each the first its predecessor spawned (TaskSpawner::next);
+  // 1 (the default) sends every spawn through the deque.
+  unsigned chain = 1;
   cudaStream_t stream = nullptr;
   PoolScheme scheme = PoolScheme::work_stealing;
 };
@@ -102,22 +106,35 @@ struct PoolCounters {
 // What a processor spawns through: each call takes the next slot (a count
 // in shared memory: above the block's tail; or in device memory: the
 // static scheme's output array) and, if it is below `room`, writes the task
-// there and fences it, for the block to publish after the task. The count
-// goes on past `room`: more spawns than room is the overflow the block (or
-// the host) reads from it after the task, and the pool then aborts.
+// there, for the block to publish after its step (a barrier, then thread
+// 0's release, which orders the block's writes before the new tail; the
+// static scheme's next launch reads them). The count goes on past `room`:
+// more spawns than room is the overflow the block (or the host) reads from
+// it after the task, and the pool then aborts.
+//
+// With `next` set (a task per thread, PoolOptions::chain), a task's first
+// spawn goes there instead, for the same thread to run next in the same
+// step: a chain of tasks (a path of a traversal) advances without a round
+// trip through the deque.
 template <class Task>
 struct TaskSpawner {
   Task* free_slots;
   uint32_t room;      // slots from free_slots on
   uint32_t* spawned;  // spawn calls so far
+  Task* next = nullptr;
+  bool* has_next = nullptr;
 
 #if defined(__CUDACC__)
   // False when the task found no room (the run will abort).
   __device__ bool operator()(const Task& task) const {
+    if (has_next && !*has_next) {
+      *next = task;
+      *has_next = true;
+      return true;
+    }
     const uint32_t slot = atomicAdd(spawned, 1u);
     if (slot >= room) return false;
     free_slots[slot] = task;
-    __threadfence();  // before the block's barrier and the release that publishes it
     return true;
   }
 #endif

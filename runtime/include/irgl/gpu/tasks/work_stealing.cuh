@@ -65,6 +65,7 @@ struct PoolView {
   unsigned steal_attempts;
   PoolCounters* counters;
   uint32_t* group_sizes = nullptr;
+  unsigned chain = 1;
 
 #if defined(__CUDACC__)
   __device__ TaskDeque<Task> deque(unsigned block) const {
@@ -135,6 +136,7 @@ __device__ void finish_tasks(const PoolView<Task>& pool, const TaskDeque<Slot>& 
                              bool stolen, BlockTally& tally) {
   atomicAdd(&pool.counters->outstanding,
             static_cast<unsigned long long>(spawned) - static_cast<unsigned long long>(taken));
+  __threadfence();  // the block's spawns (ordered before by its barrier), then the tail
   own.publish(slots);
   tally.tasks += taken;
   tally.steals += stolen;
@@ -261,9 +263,11 @@ __global__ void __launch_bounds__(BlockThreads)
   static_assert(BlockThreads % kTaskGroup == 0, "a block runs whole groups of tasks");
   constexpr uint32_t kGroups = BlockThreads / kTaskGroup;
   __shared__ Task stolen_tasks[kTaskGroup];
+  __shared__ Task chain_next[BlockThreads];
+  __shared__ bool chain_has_next[BlockThreads];
   __shared__ int state;
   __shared__ bool stolen;
-  __shared__ uint32_t first, groups, stolen_size, tail, spawned, taken;
+  __shared__ uint32_t first, groups, stolen_size, tail, spawned, taken, chained;
   const TaskDeque<uint32_t> own = pool.group_deque(blockIdx.x);
   Task* const own_tasks = pool.group_tasks(blockIdx.x, 0);
   uint32_t rng = 2654435761u * (blockIdx.x + 1);
@@ -293,6 +297,7 @@ __global__ void __launch_bounds__(BlockThreads)
         tail = own.owner_tail();
         spawned = 0;
         taken = 0;
+        chained = 0;
       }
     }
     __syncthreads();
@@ -312,22 +317,41 @@ __global__ void __launch_bounds__(BlockThreads)
     const unsigned running = __popc(__ballot_sync(0xffffffffu, mine));
     if (lane == 0 && running) atomicAdd(&taken, running);
     __syncthreads();  // the popped slots are free: spawns may reuse them
-    TaskSpawner<Task> spawn{own_tasks + uint64_t(tail) * kTaskGroup,
-                            (own.capacity - tail) * kTaskGroup, &spawned};
-    if (mine) processor(task, spawn);
+    // A chain's links are spawned and run in the step: they leave the
+    // outstanding count as they enter it, and count as tasks run.
+    // The next link waits in shared memory (a local whose address the
+    // spawner took would live in slow local memory).
+    uint32_t links = 0;
+    if (mine) {
+      Task& next = chain_next[threadIdx.x];
+      bool& has_next = chain_has_next[threadIdx.x];
+      TaskSpawner<Task> spawn{own_tasks + uint64_t(tail) * kTaskGroup,
+                              (own.capacity - tail) * kTaskGroup, &spawned, &next, &has_next};
+      for (uint32_t link = 1;; ++link) {
+        if (link == pool.chain) spawn.has_next = nullptr;  // the last link's spawns go out
+        has_next = false;
+        processor(task, spawn);
+        if (!has_next) break;
+        task = next;
+        ++links;
+      }
+    }
+    if (links) atomicAdd(&chained, links);
     __syncthreads();
     const uint32_t children = spawned;
+    const uint32_t room = (own.capacity - tail) * kTaskGroup;
     const uint32_t new_groups = (children + kTaskGroup - 1) / kTaskGroup;
-    if (children <= spawn.room) {
+    if (children <= room)
       for (uint32_t g = threadIdx.x; g < new_groups; g += BlockThreads)
         own.slots[tail + g] = min(kTaskGroup, children - g * kTaskGroup);
-      __threadfence();  // before the barrier and the release that publishes them
-    }
     __syncthreads();
     if (threadIdx.x == 0) {
-      if (children > spawn.room) detail::abort_run(pool.counters);
-      else
+      if (children > room) {
+        detail::abort_run(pool.counters);
+      } else {
         detail::finish_tasks(pool, own, children, new_groups, kTaskGroup, taken, stolen, tally);
+        tally.tasks += chained;
+      }
     }
     __syncthreads();
   }
@@ -385,7 +409,8 @@ class WorkStealingBuffers {
                                        : options.slots_per_block;
     allocate(blocks, capacity, kGrouped);
     PoolView<Task> view{heads_.data(), tails_.data(), slots_.data(), capacity, blocks,
-                        options.steal_attempts, counters_.data(), group_sizes_.data()};
+                        options.steal_attempts, counters_.data(), group_sizes_.data(),
+                        std::max(options.chain, 1u)};
     cudaStream_t stream = options.stream;
     IRGL_CUDA_CHECK(cudaMemsetAsync(heads_.data(), 0, sizeof(unsigned long long) * blocks, stream));
     PoolCounters start{};
