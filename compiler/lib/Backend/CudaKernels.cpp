@@ -319,11 +319,14 @@ void write_body_factory(CodeWriter& out, const Kernel& kernel) {
     if (param.kind != ParamKind::task_pool) add(param.var.name);
   for (const std::string& name : kernel.fields_used) add(name + ".view()");
   for (const std::string& name : kernel.reductions_used) add(name + ".view()");
+  const bool tasks = kernel.loop.domain == VertexDomain::tasks;  // no schedule options
   out.line();
-  out.comment(where(kernel.loc) + ": the Body of " + kernel.name + " for its arguments, and its schedule options.");
+  out.comment(where(kernel.loc) + ": the Body of " + kernel.name + " for its arguments" +
+              (tasks ? "." : ", and its schedule options."));
   out.open(body_name(kernel) + " make_" + kernel.name + "(" + launcher_params(kernel, false) + ") {");
   out.line("return {" + members + "};");
   out.close();
+  if (tasks) return;
   const RunParameter& run = out.run();
   out.open("schedule::RunOptions " + kernel.name + "_options(" + run.type + " " + run.name + ") {");
   out.line("schedule::RunOptions options = " + run.name + ".options(\"" + kernel.name + "\");");

@@ -1,6 +1,8 @@
 // The command-line options of CUDA programs (irgl/lang/cuda_target.cuh):
 // each fills a field of the run's CudaRun.
 
+#include <functional>
+
 #include "irgl/lang/cuda_target.cuh"
 #include "irgl/options/unsigned_option.h"
 
@@ -61,16 +63,21 @@ TargetOption outline_option(CudaRun& run) {
           }};
 }
 
-// --NAME N for a count of at least 1, announced as "ANNOUNCED: N".
+// --NAME N for a count from 1 to `largest`, handed to `set` and announced
+// as "ANNOUNCED: N".
 TargetOption count_option(const char* name, const char* help, const char* announced,
-                          std::optional<uint64_t>& count) {
+                          std::function<void(uint64_t)> set, uint64_t largest = UINT64_MAX) {
   const std::string option = std::string("--") + name;
-  return {name, help, [option, announced, &count](const std::string& text) {
-            const uint64_t value = parse_unsigned(text, option, UINT64_MAX);
+  return {name, help, [option, announced, set, largest](const std::string& text) {
+            const uint64_t value = parse_unsigned(text, option, largest);
             if (value == 0) throw InputError::in(option, "'0' is not at least 1");
-            count = value;
+            set(value);
             return std::string(announced) + ": " + std::to_string(value);
           }};
+}
+TargetOption count_option(const char* name, const char* help, const char* announced,
+                          std::optional<uint64_t>& count) {
+  return count_option(name, help, announced, [&count](uint64_t value) { count = value; });
 }
 
 TargetOption auto_warp_option(CudaRun& run) {
@@ -117,33 +124,21 @@ std::vector<TargetOption> task_pool_options(CudaRun& run) {
                                                  : gpu::tasks::PoolScheme::work_stealing;
          return "task pool: " + text;
        }},
-      {"task-slots",
-       "task slots per block (default 4096): each block's deque (work stealing) or its share "
-       "of each array (static); a run that needs more stops with an error",
-       [&run](const std::string& text) {
-         const uint64_t slots = parse_unsigned(text, "--task-slots", UINT32_MAX);
-         if (slots == 0) throw InputError::in("--task-slots", "'0' is not at least 1");
-         run.task_pool.slots_per_block = static_cast<uint32_t>(slots);
-         return "task slots: " + text;
-       }},
-      {"task-chain",
-       "work stealing: the tasks a thread may run in a row in one step, each the first its "
-       "predecessor pushed (default 1: every push goes through the pool; traversals such as bfs "
-       "gain from 8)",
-       [&run](const std::string& text) {
-         const uint64_t chain = parse_unsigned(text, "--task-chain", 1u << 20);
-         if (chain == 0) throw InputError::in("--task-chain", "'0' is not at least 1");
-         run.task_pool.chain = static_cast<unsigned>(chain);
-         return "task chain: " + text;
-       }},
-      {"task-blocks",
-       "blocks of a task pool (default: as many as are resident at once)",
-       [&run](const std::string& text) {
-         const uint64_t blocks = parse_unsigned(text, "--task-blocks", UINT32_MAX);
-         if (blocks == 0) throw InputError::in("--task-blocks", "'0' is not at least 1");
-         run.task_pool.blocks = static_cast<unsigned>(blocks);
-         return "task blocks: " + text;
-       }},
+      count_option("task-slots",
+                   "task slots per block (default 4096): each block's deque (work stealing) or "
+                   "its share of each array (static); a run that needs more stops with an error",
+                   "task slots",
+                   [&run](uint64_t slots) { run.task_pool.slots_per_block = uint32_t(slots); },
+                   UINT32_MAX),
+      count_option("task-chain",
+                   "work stealing: the tasks a thread may run in a row in one step, each the "
+                   "first its predecessor pushed (default 1: every push goes through the pool; "
+                   "traversals such as bfs gain from 8)",
+                   "task chain", [&run](uint64_t chain) { run.task_pool.chain = unsigned(chain); },
+                   1u << 20),
+      count_option("task-blocks", "blocks of a task pool (default: as many as are resident at once)",
+                   "task blocks", [&run](uint64_t blocks) { run.task_pool.blocks = unsigned(blocks); },
+                   UINT32_MAX),
   };
 }
 
