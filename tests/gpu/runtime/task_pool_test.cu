@@ -155,7 +155,7 @@ void expect_overflow(PoolScheme scheme, Run&& run) {
   try {
     run();
     FAIL() << "expected an overflow";
-  } catch (const std::runtime_error& error) {
+  } catch (const PoolOverflow& error) {  // its own type: not a CUDA error
     const std::string what = error.what();
     EXPECT_NE(what.find("(4 task slots per block); raise the slots per block"), std::string::npos)
         << what;
@@ -252,7 +252,7 @@ TEST(TaskPools, InitialTasksThatDoNotFitAreRefused) {
   for (PoolScheme scheme : kSchemes) {
     SCOPED_TRACE(to_string(scheme));
     TaskPool<TreeTask> pool(options_for(scheme, 2, 2));  // 4 tasks in all
-    EXPECT_THROW(run_tree(pool, TreeShape{0, 0}, 5), std::runtime_error);
+    EXPECT_THROW(run_tree(pool, TreeShape{0, 0}, 5), PoolOverflow);
     expect_each_task_once(run_tree(pool, TreeShape{0, 0}, 4));
   }
 }

@@ -58,9 +58,9 @@ class TaskLauncher {
     gpu::tasks::PoolStats stats;
     try {
       stats = pool_->template run<BlockThreads, gpu::tasks::TaskWidth::thread>(pool.take(), body);
-    } catch (const std::runtime_error& error) {  // an overflow: name the program's option
-      throw std::runtime_error(std::string(kernel) + ": " + error.what() +
-                               "; a program's option: --task-slots");
+    } catch (const gpu::tasks::PoolOverflow& overflow) {  // name the program's option
+      throw gpu::tasks::PoolOverflow(std::string(kernel) + ": " + overflow.what() +
+                                     "; a program's option: --task-slots");
     }
     if (run.pool_log) run.pool_log->record(kernel, options.scheme, stats);
   }

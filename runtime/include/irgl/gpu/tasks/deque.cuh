@@ -61,44 +61,23 @@ struct TaskDeque {
     TailRef(*tail).store(owner_tail() + count, cuda::memory_order_release);
   }
 
-  // Owner: takes the task at the tail. The tail moves first and the head is
-  // read after a full fence, so a thief either sees the smaller tail or its
-  // steal of the same slot is seen here; only for the last task do both
-  // race, and a compare-and-swap on the head decides.
+  // Owner: takes the task at the tail (pop_many of one).
   __host__ __device__ bool pop(Task& out) const {
-    uint32_t t = owner_tail();
-    if (t == 0) return false;
-    --t;
-    TailRef(*tail).store(t, cuda::memory_order_relaxed);
-    cuda::atomic_thread_fence(cuda::memory_order_seq_cst, cuda::thread_scope_device);
-    const Task task = slots[t];
-    unsigned long long old = HeadRef(*head).load(cuda::memory_order_seq_cst);
-    const uint32_t h = DequeHead::index(old);
-    if (t > h) {  // other tasks lie between: no thief can reach slot t
-      out = task;
-      return true;
-    }
-    // Slot t was the last task (t == h) or a thief took it (t < h): either
-    // way the deque ends empty, back at slot 0 with a new counter.
-    TailRef(*tail).store(0, cuda::memory_order_relaxed);
-    const unsigned long long reset = DequeHead::make(0, DequeHead::counter(old) + 1);
-    if (t == h && HeadRef(*head).compare_exchange_strong(old, reset, cuda::memory_order_seq_cst)) {
-      out = task;
-      return true;
-    }
-    HeadRef(*head).store(reset, cuda::memory_order_seq_cst);
-    return false;
+    uint32_t first = 0;
+    if (pop_many(1, first) == 0) return false;
+    out = slots[first];  // only the owner writes slots
+    return true;
   }
 
-  // Owner: takes up to `most` tasks at the tail at once, for a block that
-  // runs a task per thread; returns how many, which lie at
+  // Owner: takes up to `most` tasks at the tail at once (a block that runs
+  // a task per thread takes a step's worth); returns how many, which lie at
   // slots[first, first + count) (read them before anything is spawned: the
-  // slots are free again). The argument of pop() holds for a range: the
-  // tail moves first, so after the fence a thief can reach only the head's
-  // slot h, for which a compare-and-swap decides; slots above h and at or
-  // above the new tail are the owner's. A thief that read the old tail
-  // tries slot h only: one that reads a later head reads the new tail
-  // after it, which is at or below that head.
+  // slots are free again). The tail moves first and the head is read after
+  // a full fence, so a thief either sees the smaller tail or its steal is
+  // seen here. A thief that read the old tail tries the head's slot h only
+  // (one that reads a later head reads the new tail after it, which is at
+  // or below that head): slots above h and at or above the new tail are
+  // the owner's, and for slot h a compare-and-swap on the head decides.
   __host__ __device__ uint32_t pop_many(uint32_t most, uint32_t& first) const {
     const uint32_t t0 = owner_tail();
     const uint32_t n = t0 < most ? t0 : most;

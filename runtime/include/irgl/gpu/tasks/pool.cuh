@@ -53,7 +53,8 @@ struct PoolOptions {
 // What a run did (read back after it).
 struct PoolStats {
   uint64_t tasks_run = 0;  // processor calls, initial tasks included
-  uint64_t steals = 0;     // tasks taken from another block's deque
+  uint64_t steals = 0;     // steals from another block's deque: a task, or (a task
+                           // per thread) a group of up to 32
   // Work stealing: the blocks' steps that ran tasks (tasks_run / steps is
   // how full a block's steps were) and the times a block found no task.
   uint64_t steps = 0;
@@ -80,7 +81,6 @@ class PoolLog {
   }
   void clear() { entries_.clear(); }
   bool empty() const { return entries_.empty(); }
-  const std::vector<Entry>& entries() const { return entries_; }
   // One line per kernel, its runs added up: "task pool expand: work-stealing,
   // 823543 tasks in 1 run, 1204 steals, 1056 blocks x 4096 slots, at most
   // 812 used, 1 launch".
@@ -184,11 +184,20 @@ inline unsigned resident_blocks(const void* kernel, int threads) {
   return unsigned(std::max(per_sm, 1) * sms);
 }
 
-// "SCHEME task pool: WHAT (N task slots per block); raise the slots per block ...".
-inline std::string overflow_message(PoolScheme scheme, uint32_t slots, const std::string& what) {
-  return std::string(to_string(scheme)) + " task pool: " + what + " (" + std::to_string(slots) +
-         " task slots per block); raise the slots per block (PoolOptions::slots_per_block)";
-}
+// A run that needed more task slots than it had (or initial tasks that do
+// not fit): the pool stops rather than lose a task. Its own type, so that
+// a caller can tell it from a CUDA error.
+class PoolOverflow : public std::runtime_error {
+ public:
+  // "SCHEME task pool: WHAT (N task slots per block); raise the slots per block ...".
+  PoolOverflow(PoolScheme scheme, uint32_t slots, const std::string& what)
+      : std::runtime_error(std::string(to_string(scheme)) + " task pool: " + what + " (" +
+                           std::to_string(slots) +
+                           " task slots per block); raise the slots per block "
+                           "(PoolOptions::slots_per_block)") {}
+  // The same overflow, told in the caller's words.
+  explicit PoolOverflow(const std::string& message) : std::runtime_error(message) {}
+};
 
 // The blocks a run of `kernel` uses: options.blocks, or as many as are
 // resident at once. Throws when `initial_tasks` do not fit blocks x
@@ -197,8 +206,7 @@ inline unsigned pool_blocks(const PoolOptions& options, const void* kernel, int 
                             uint64_t initial_tasks) {
   const unsigned blocks = options.blocks ? options.blocks : resident_blocks(kernel, threads);
   if (initial_tasks > uint64_t(blocks) * options.slots_per_block)
-    throw std::runtime_error(overflow_message(options.scheme, options.slots_per_block,
-                                              "the initial tasks do not fit"));
+    throw PoolOverflow(options.scheme, options.slots_per_block, "the initial tasks do not fit");
   return blocks;
 }
 

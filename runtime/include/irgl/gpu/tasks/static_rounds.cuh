@@ -76,8 +76,8 @@ class StaticRoundsBuffers {
         pool_blocks(options, (const void*)kernel, BlockThreads, initial.size());
     const uint64_t capacity64 = uint64_t(blocks) * options.slots_per_block;
     if (capacity64 > UINT32_MAX)
-      throw std::runtime_error(overflow_message(options.scheme, options.slots_per_block,
-                                                "an array would hold over 2^32 tasks"));
+      throw PoolOverflow(options.scheme, options.slots_per_block,
+                         "an array would hold over 2^32 tasks");
     const uint32_t capacity = static_cast<uint32_t>(capacity64);
     allocate(capacity);
     cudaStream_t stream = options.stream;
@@ -102,11 +102,10 @@ class StaticRoundsBuffers {
                                       stream));
       IRGL_CUDA_CHECK(cudaStreamSynchronize(stream));
       if (now.spawned > capacity)  // the spawns past the array were not written
-        throw std::runtime_error(overflow_message(
-            options.scheme, options.slots_per_block,
-            "round " + std::to_string(stats.launches) + " spawned " +
-                std::to_string(now.spawned) + " tasks, the arrays hold " +
-                std::to_string(capacity)));
+        throw PoolOverflow(options.scheme, options.slots_per_block,
+                           "round " + std::to_string(stats.launches) + " spawned " +
+                               std::to_string(now.spawned) + " tasks, the arrays hold " +
+                               std::to_string(capacity));
       stats.tasks_run = now.tasks_run;
       count = now.spawned;
       stats.most_slots_used = std::max<uint64_t>(stats.most_slots_used, count);

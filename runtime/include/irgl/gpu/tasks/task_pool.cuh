@@ -35,8 +35,8 @@ class TaskPool {
   const PoolOptions& options() const { return options_; }
 
 #if defined(__CUDACC__)
-  // Runs `initial` and every task they spawn. Throws std::runtime_error
-  // when a spawn found no room (the run stops: no task is lost silently)
+  // Runs `initial` and every task they spawn. Throws PoolOverflow (a
+  // std::runtime_error) when a spawn found no room (the run stops: no task is lost silently)
   // or the initial tasks do not fit.
   // With TaskWidth::thread each thread runs a task of its own.
   template <int BlockThreads, TaskWidth Width = TaskWidth::block, class Processor>

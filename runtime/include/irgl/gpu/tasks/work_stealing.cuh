@@ -23,7 +23,7 @@
 //
 // Overflow is never silent: a task that finds its block's deque full is
 // not written, the pool aborts (every block leaves at its next check) and
-// the run throws std::runtime_error naming the deque's slots and the
+// the run throws PoolOverflow naming the deque's slots and the
 // option that sets them.
 #pragma once
 
@@ -95,19 +95,22 @@ namespace detail {
 
 enum : int { kIdle, kWork, kDone };
 
+// A random block other than this one (xorshift on `rng`); needs two blocks.
+__device__ inline unsigned random_victim(unsigned blocks, uint32_t& rng) {
+  rng ^= rng << 13;
+  rng ^= rng >> 17;
+  rng ^= rng << 5;
+  const unsigned victim = rng % (blocks - 1);
+  return victim >= blockIdx.x ? victim + 1 : victim;
+}
+
 // A task stolen from the head of a random other block's deque, trying
-// `steal_attempts` victims (xorshift). Thread 0 only.
+// `steal_attempts` victims. Thread 0 only.
 template <class Task>
 __device__ bool steal_task(const PoolView<Task>& pool, uint32_t& rng, Task& task) {
   if (pool.blocks < 2) return false;
-  for (unsigned attempt = 0; attempt < pool.steal_attempts; ++attempt) {
-    rng ^= rng << 13;
-    rng ^= rng >> 17;
-    rng ^= rng << 5;
-    unsigned victim = rng % (pool.blocks - 1);
-    if (victim >= blockIdx.x) ++victim;  // any block but this one
-    if (pool.deque(victim).steal(task)) return true;
-  }
+  for (unsigned attempt = 0; attempt < pool.steal_attempts; ++attempt)
+    if (pool.deque(random_victim(pool.blocks, rng)).steal(task)) return true;
   return false;
 }
 
@@ -159,11 +162,7 @@ __device__ bool steal_group(const PoolView<Task>& pool, uint32_t& rng, Task* int
     unsigned long long head = 0;
     bool there = false;
     if (lane == 0) {
-      rng ^= rng << 13;
-      rng ^= rng >> 17;
-      rng ^= rng << 5;
-      victim = rng % (pool.blocks - 1);
-      if (victim >= blockIdx.x) ++victim;  // any block but this one
+      victim = random_victim(pool.blocks, rng);
       there = pool.group_deque(victim).look(head);
     }
     if (!__shfl_sync(kAll, there, 0)) continue;
@@ -440,9 +439,8 @@ class WorkStealingBuffers {
                                     stream));
     IRGL_CUDA_CHECK(cudaStreamSynchronize(stream));
     if (end.aborted)
-      throw std::runtime_error(overflow_message(
-          options.scheme, options.slots_per_block,
-          "block " + std::to_string(end.overflow_block) + "'s deque overflowed"));
+      throw PoolOverflow(options.scheme, options.slots_per_block,
+                         "block " + std::to_string(end.overflow_block) + "'s deque overflowed");
     stats.tasks_run = end.tasks_run;
     stats.steals = end.steals;
     stats.steps = end.steps;
