@@ -65,6 +65,21 @@ std::string CodeWriter::expression(const CodeFragment& code, size_t column,
   return text;
 }
 
+std::string comma_separated(const std::vector<std::string>& items) {
+  std::string text;
+  for (const std::string& item : items)
+    if (!item.empty()) text += (text.empty() ? "" : ", ") + item;
+  return text;
+}
+
+std::vector<std::string> option_parameters(const Driver& driver, bool with_defaults) {
+  std::vector<std::string> params;
+  for (const ProgramParam& param : driver.params)
+    params.push_back(param.var.type + " " + param.var.name +
+                     (with_defaults && param.default_value ? " = " + *param.default_value : ""));
+  return params;
+}
+
 std::string program_namespace(const Module& module) { return "irglc_" + module.program_name; }
 
 std::string where(const SourceLoc& loc) {
@@ -246,20 +261,15 @@ bool has_outlined_loops(const Module& module) {
 }
 
 std::string launch_text(const HostStmt& launch, const RunParameter& run) {
-  std::string args;
-  for (const std::string& arg : launch.args) args += (args.empty() ? "" : ", ") + arg;
-  return launch.kernel + "(" + args + run.argument() + ")";
+  return launch.kernel + "(" + comma_separated(launch.args) + run.argument() + ")";
 }
 
 std::string driver_signature(const Module& module, bool with_defaults, const RunParameter& run) {
   const Driver& driver = module.driver;
-  std::string params = driver.graph_param.empty() ? "" : "const Graph& " + driver.graph_param;
-  for (const ProgramParam& param : driver.params) {
-    params += (params.empty() ? "" : ", ") + param.var.type + " " + param.var.name;
-    if (with_defaults && param.default_value) params += " = " + *param.default_value;
-  }
-  if (!run.empty()) params += (params.empty() ? "" : ", ") + run.type + " " + run.name;
-  return "void " + driver.name + "(" + params + ")";
+  std::vector<std::string> params = option_parameters(driver, with_defaults);
+  params.insert(params.begin(), driver.graph_param.empty() ? "" : "const Graph& " + driver.graph_param);
+  params.push_back(run.empty() ? "" : run.type + " " + run.name);
+  return "void " + driver.name + "(" + comma_separated(params) + ")";
 }
 
 void write_driver(CodeWriter& out, const Module& module, bool with_defaults,
@@ -355,12 +365,12 @@ void write_program_main(CodeWriter& out, const Module& module, const std::string
              (param.is_node ? "true" : "false") + ", \"" +
              (param.default_value ? escape_string_literal(*param.default_value) : "") + "\"});");
   }
-  std::string call_args = driver.graph_param.empty() ? "" : "irgl_graph";
-  for (const ProgramParam& param : driver.params)
-    call_args += (call_args.empty() ? "" : ", ") + ("irgl_params." + param.var.name);
-  if (!out.run().empty()) call_args += (call_args.empty() ? "" : ", ") + out.run().name;
+  std::vector<std::string> call_args{driver.graph_param.empty() ? "" : "irgl_graph"};
+  for (const ProgramParam& param : driver.params) call_args.push_back("irgl_params." + param.var.name);
+  call_args.push_back(out.run().name);
   out.line("auto irgl_driver = [&]([[maybe_unused]] const irgl::lang::Graph& irgl_graph" +
-           out.run().parameter() + ") { " + ns + "::" + driver.name + "(" + call_args + "); };");
+           out.run().parameter() + ") { " + ns + "::" + driver.name + "(" +
+           comma_separated(call_args) + "); };");
   if (!target_setup.empty()) out.line(target_setup);
   out.line("return irgl::lang::run_program(irgl_argc, irgl_argv, irgl_program, " +
            target_expression + ");");

@@ -58,6 +58,12 @@ class CodeWriter {
   RunParameter run_;
 };
 
+// "a, b, c": the items that are not empty, comma-separated.
+std::string comma_separated(const std::vector<std::string>& items);
+// The driver's options as parameters ("uint32_t depth", with `with_defaults`
+// "uint32_t depth = 4"), in order.
+std::vector<std::string> option_parameters(const Driver& driver, bool with_defaults);
+
 // "irglc_bfs": the namespace of everything generated for a program.
 std::string program_namespace(const Module& module);
 // "bfs.irgl:12" for comments.

@@ -42,13 +42,10 @@ std::string schedules_summary(const Module& module) {
 
 // The entry point of --emit=library: "Result run(const DeviceGraph&, ...)".
 std::string library_signature(const Module& module, bool with_defaults) {
-  std::string params =
-      module.driver.graph_param.empty() ? "" : "const irgl::gpu::DeviceGraph& irgl_graph";
-  for (const ProgramParam& param : module.driver.params) {
-    params += (params.empty() ? "" : ", ") + param.var.type + " " + param.var.name;
-    if (with_defaults && param.default_value) params += " = " + *param.default_value;
-  }
-  return "Result run(" + params + ")";
+  std::vector<std::string> params = option_parameters(module.driver, with_defaults);
+  if (!module.driver.graph_param.empty())
+    params.insert(params.begin(), "const irgl::gpu::DeviceGraph& irgl_graph");
+  return "Result run(" + comma_separated(params) + ")";
 }
 
 void write_result_struct(CodeWriter& out, const Module& module, const std::vector<std::string>& outputs) {
@@ -111,10 +108,10 @@ void write_library_entry(CodeWriter& out, const Module& module, const std::vecto
   const bool has_graph = !module.driver.graph_param.empty();
   out.line(has_graph ? "const irgl::lang::CudaRun irgl_run = irgl::lang::run_for(irgl_graph);"
                      : "const irgl::lang::CudaRun irgl_run{};");
-  std::string args = has_graph ? "view_of(irgl_graph, irgl_run)" : "";
-  for (const ProgramParam& param : module.driver.params)
-    args += (args.empty() ? "" : ", ") + param.var.name;
-  out.line(module.driver.name + "(" + args + (args.empty() ? "" : ", ") + "irgl_run);");
+  std::vector<std::string> args{has_graph ? "view_of(irgl_graph, irgl_run)" : ""};
+  for (const ProgramParam& param : module.driver.params) args.push_back(param.var.name);
+  args.push_back("irgl_run");
+  out.line(module.driver.name + "(" + comma_separated(args) + ");");
   out.line("Result irgl_result;");
   for (const std::string& name : outputs)
     out.line("irgl_result." + name + " = " + name + (module.find_field(name) ? ".download();" : ".value();"));

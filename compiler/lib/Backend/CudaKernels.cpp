@@ -292,6 +292,15 @@ void write_body(CodeWriter& out, const Module& module, const Kernel& kernel,
   out.close("};");
 }
 
+// The launch's arguments a Body keeps: the kernel's parameters but its task
+// pool (the processor pushes through its spawner).
+std::vector<std::string> body_arguments(const Kernel& kernel) {
+  std::vector<std::string> args;
+  for (const KernelParam& param : kernel.params)
+    if (param.kind != ParamKind::task_pool) args.push_back(param.var.name);
+  return args;
+}
+
 // The kernel's parameters as a launcher declares them (`with_pool`: the
 // task pool too; the Body factory has none).
 std::string launcher_params(const Kernel& kernel, bool with_pool = true) {
@@ -313,18 +322,15 @@ std::string launcher_params(const Kernel& kernel, bool with_pool = true) {
 // <kernel>_options(run): its schedule options under the run's. The launcher and outlined loops (CudaBackend.cpp)
 // both build their Bodies with them.
 void write_body_factory(CodeWriter& out, const Kernel& kernel) {
-  std::string members;
-  auto add = [&](const std::string& value) { members += (members.empty() ? "" : ", ") + value; };
-  for (const KernelParam& param : kernel.params)
-    if (param.kind != ParamKind::task_pool) add(param.var.name);
-  for (const std::string& name : kernel.fields_used) add(name + ".view()");
-  for (const std::string& name : kernel.reductions_used) add(name + ".view()");
+  std::vector<std::string> members = body_arguments(kernel);
+  for (const std::string& name : kernel.fields_used) members.push_back(name + ".view()");
+  for (const std::string& name : kernel.reductions_used) members.push_back(name + ".view()");
   const bool tasks = kernel.loop.domain == VertexDomain::tasks;  // no schedule options
   out.line();
   out.comment(where(kernel.loc) + ": the Body of " + kernel.name + " for its arguments" +
               (tasks ? "." : ", and its schedule options."));
   out.open(body_name(kernel) + " make_" + kernel.name + "(" + launcher_params(kernel, false) + ") {");
-  out.line("return {" + members + "};");
+  out.line("return {" + comma_separated(members) + "};");
   out.close();
   if (tasks) return;
   const RunParameter& run = out.run();
@@ -355,8 +361,7 @@ void write_body_factory(CodeWriter& out, const Kernel& kernel) {
 }
 
 void write_launcher(CodeWriter& out, const Kernel& kernel, const BackendOptions& options) {
-  std::string args;
-  for (const KernelParam& param : kernel.params) args += (args.empty() ? "" : ", ") + param.var.name;
+  const std::string args = comma_separated(body_arguments(kernel));
   const VertexLoop& loop = kernel.loop;
   const std::string frontier =
       loop.domain == VertexDomain::all_nodes
@@ -408,9 +413,6 @@ void write_task_body(CodeWriter& out, const Module& module, const Kernel& kernel
 
 void write_task_launcher(CodeWriter& out, const Kernel& kernel, const BackendOptions& options) {
   const VertexLoop& loop = kernel.loop;
-  std::string args;
-  for (const KernelParam& param : kernel.params)
-    if (param.kind != ParamKind::task_pool) args += (args.empty() ? "" : ", ") + param.var.name;
   out.line();
   out.comment(where(kernel.loc) + ": runs the tasks of " + loop.pool +
               ", and every task they push, until none is left (the run's --task-pool scheme).");
@@ -418,7 +420,8 @@ void write_task_launcher(CodeWriter& out, const Kernel& kernel, const BackendOpt
   out.comment("The pool's GPU memory, kept between runs.");
   out.line("static TaskLauncher<" + loop.task_type + "> irgl_tasks;");
   out.line("irgl_tasks.run<" + std::to_string(options.block_threads) + ">(\"" + kernel.name +
-           "\", " + loop.pool + ", make_" + kernel.name + "(" + args + "), " + out.run().name +
+           "\", " + loop.pool + ", make_" + kernel.name + "(" +
+           comma_separated(body_arguments(kernel)) + "), " + out.run().name +
            ");");
   out.close();
 }
