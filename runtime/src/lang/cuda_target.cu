@@ -111,27 +111,43 @@ TargetOption frontier_option(CudaRun& run) {
           }};
 }
 
+// "work-stealing, static, blocking-queue or nonblocking-queue".
+std::string task_pool_names() {
+  std::string names;
+  const size_t count = std::size(gpu::tasks::kPoolSchemes);
+  for (size_t i = 0; i < count; ++i)
+    names += std::string(i == 0 ? "" : i + 1 == count ? " or " : ", ") +
+             gpu::tasks::kPoolSchemes[i].name;
+  return names;
+}
+
+// --task-pool's help: each scheme and what it does (the first is the default).
+std::string task_pool_help() {
+  std::string help = "how task kernels run their pools:";
+  for (const gpu::tasks::PoolSchemeName& entry : gpu::tasks::kPoolSchemes)
+    help += std::string(&entry == gpu::tasks::kPoolSchemes ? " " : ", ") + entry.name + " (" +
+            entry.help + (&entry == gpu::tasks::kPoolSchemes ? "; the default)" : ")");
+  return help;
+}
+
 // --task-pool, --task-slots, --task-blocks: how task kernels run their pools.
 std::vector<TargetOption> task_pool_options(CudaRun& run) {
   return {
-      {"task-pool",
-       "how task kernels run their pools: work-stealing (the default: a deque per block, idle "
-       "blocks steal) or static (two arrays: a launch per generation of tasks)",
+      {"task-pool", task_pool_help(),
        [&run](const std::string& text) {
-         if (text != "work-stealing" && text != "static")
-           throw InputError::in("--task-pool", not_one_of(text, "work-stealing or static"));
-         run.task_pool.scheme = text == "static" ? gpu::tasks::PoolScheme::static_rounds
-                                                 : gpu::tasks::PoolScheme::work_stealing;
+         if (!gpu::tasks::parse_pool_scheme(text, run.task_pool.scheme))
+           throw InputError::in("--task-pool", not_one_of(text, task_pool_names().c_str()));
          return "task pool: " + text;
        }},
       count_option("task-slots",
-                   "task slots per block (default 4096): each block's deque (work stealing) or "
-                   "its share of each array (static); a run that needs more stops with an error",
+                   "task slots per block (default 4096): each block's deque (work stealing), "
+                   "its share of each array (static) or of the queue and its own spawns' room "
+                   "(queues); a run that needs more stops with an error",
                    "task slots",
                    [&run](uint64_t slots) { run.task_pool.slots_per_block = uint32_t(slots); },
                    UINT32_MAX),
       count_option("task-chain",
-                   "work stealing: the tasks a thread may run in a row in one step, each the "
+                   "work stealing and queues: the tasks a thread may run in a row in one step, each the "
                    "first its predecessor pushed (default 1: every push goes through the pool; "
                    "traversals such as bfs gain from 8)",
                    "task chain", [&run](uint64_t chain) { run.task_pool.chain = unsigned(chain); },

@@ -1,5 +1,5 @@
-// The task pools (irgl/gpu/tasks/task_pool.cuh), work stealing and the
-// static two-array rounds alike: a stress test in which irregular trees of
+// The task pools (irgl/gpu/tasks/task_pool.cuh), every scheme alike (work
+// stealing, the static two-array rounds, the shared queues): a stress test in which irregular trees of
 // tasks spawn their children from many threads of a block, and every
 // spawned task must run exactly once, whatever the number of blocks, roots
 // and slots; a processor that synchronizes its block; overflow reported as
@@ -163,8 +163,24 @@ void expect_overflow(PoolScheme scheme, Run&& run) {
   }
 }
 
-// Both schemes; the static one gets room for the widest level (a round).
-constexpr PoolScheme kSchemes[] = {PoolScheme::work_stealing, PoolScheme::static_rounds};
+// Every scheme; the static one gets room for the widest level (a round),
+// the queues for twice that (a level and the start of the next).
+constexpr PoolScheme kSchemes[] = {PoolScheme::work_stealing, PoolScheme::static_rounds,
+                                   PoolScheme::blocking_queue, PoolScheme::nonblocking_queue};
+
+bool is_queue(PoolScheme scheme) {
+  return scheme == PoolScheme::blocking_queue || scheme == PoolScheme::nonblocking_queue;
+}
+
+// Slots per block for a forest whose widest level has `widest` tasks on
+// `blocks` blocks: `stealing` for a deque, else room for a level (static)
+// or two (queues), at least `least`.
+uint32_t slots_for(PoolScheme scheme, uint64_t widest, unsigned blocks, uint32_t stealing,
+                   uint32_t least = 0) {
+  if (scheme == PoolScheme::work_stealing) return stealing;
+  const uint64_t needed = is_queue(scheme) ? 2 * widest : widest;
+  return std::max<uint32_t>(least, uint32_t((needed + blocks - 1) / blocks));
+}
 
 PoolOptions options_for(PoolScheme scheme, uint32_t slots, unsigned blocks = 0) {
   PoolOptions options;
@@ -178,15 +194,23 @@ TEST(TaskPools, EveryTaskOfOneRootRunsOnceAndOthersSteal) {
   IRGL_REQUIRE_GPU();
   for (PoolScheme scheme : kSchemes) {
     SCOPED_TRACE(to_string(scheme));
-    // Static: each array holds blocks x 4096 tasks, more than the widest level.
+    // Static: each array holds blocks x 4096 tasks, more than the widest
+    // level; a queue's ring, 64 x 65536, more than two. The queues pass
+    // every task through one head: 64 blocks, not the resident grid, keep
+    // the test's time bounded.
     const bool stealing = scheme == PoolScheme::work_stealing;
-    TaskPool<TreeTask> pool(options_for(scheme, stealing ? 256 : 4096));
+    const bool queue = is_queue(scheme);
+    TaskPool<TreeTask> pool(
+        options_for(scheme, stealing ? 256 : queue ? 65536 : 4096, queue ? 64 : 0));
     const TreeRun run = run_tree(pool, TreeShape{11, 7}, 1);
     ASSERT_GT(run.expected, 100000u);
     expect_each_task_once(run);
     if (stealing) {
       EXPECT_GT(run.stats.steals, 0u);  // one deque held the root: the others stole
       EXPECT_LE(run.stats.most_slots_used, 256u);
+      EXPECT_EQ(run.stats.launches, 1u);
+    } else if (queue) {
+      EXPECT_GE(run.stats.most_slots_used, run.widest / 2);  // FIFO: about a level at a time
       EXPECT_EQ(run.stats.launches, 1u);
     } else {
       EXPECT_EQ(run.stats.most_slots_used, run.widest);  // a round is a level
@@ -201,15 +225,12 @@ TEST(TaskPools, ManyRootsAndFewBlocksReuseTheirSlots) {
     for (unsigned blocks : {1u, 2u, 3u, 17u}) {
       SCOPED_TRACE(std::string(to_string(scheme)) + ", blocks " + std::to_string(blocks));
       // Stealing: 600 slots a deque. Static: arrays of exactly the widest
-      // level, counted on the host.
+      // level, counted on the host; queues: a ring of twice that.
       const TreeShape shape{6, 5};
       std::vector<TreeTask> roots;
       for (uint32_t r = 0; r < 500; ++r) roots.push_back({mix(r + 12345u), 0, r});
       const uint64_t widest = tree_size(shape, roots).widest;
-      const uint32_t slots = scheme == PoolScheme::work_stealing
-                                 ? 600
-                                 : uint32_t((widest + blocks - 1) / blocks);
-      TaskPool<TreeTask> pool(options_for(scheme, slots, blocks));
+      TaskPool<TreeTask> pool(options_for(scheme, slots_for(scheme, widest, blocks, 600), blocks));
       const TreeRun run = run_tree(pool, shape, 500);
       expect_each_task_once(run);
       EXPECT_EQ(run.stats.blocks, blocks);
@@ -223,7 +244,9 @@ TEST(TaskPools, RunsRepeatAndAnEmptyPoolEndsAtOnce) {
   IRGL_REQUIRE_GPU();
   for (PoolScheme scheme : kSchemes) {
     SCOPED_TRACE(to_string(scheme));
-    TaskPool<TreeTask> pool(options_for(scheme, 128));
+    // A queue's ring (64 x 4096 tasks) holds two levels of about 5 x 3^8.
+    TaskPool<TreeTask> pool(
+        is_queue(scheme) ? options_for(scheme, 4096, 64) : options_for(scheme, 128));
     for (int repeat = 0; repeat < 3; ++repeat)
       expect_each_task_once(run_tree(pool, TreeShape{8, 6}, 5));
     const TreeRun empty = run_tree(pool, TreeShape{8, 6}, 0);
@@ -240,8 +263,9 @@ TEST(TaskPools, OverflowIsAnErrorAndThePoolRecovers) {
   for (PoolScheme scheme : kSchemes) {
     SCOPED_TRACE(to_string(scheme));
     TaskPool<TreeTask> pool(options_for(scheme, 4, 8));
-    // 16 children each: a deque of 4 slots overflows at the root, the
-    // static arrays of 32 tasks at the second level (256 tasks).
+    // 16 children each: a deque of 4 slots (or a block's 4 staging slots
+    // in a queue) overflows at the root, the static arrays of 32 tasks at
+    // the second level (256 tasks).
     expect_overflow(scheme, [&] { run_tree(pool, TreeShape{2, 16, 16}, 1); });
     expect_each_task_once(run_tree(pool, TreeShape{1, 3}, 1));  // at most 3 children: fits
   }
@@ -298,11 +322,9 @@ TreeRun run_thread_tree(PoolScheme scheme, const TreeShape& shape, uint32_t root
   flushed.zero();
   next_id.upload(std::vector<uint32_t>{root_count});
   // Stealing: a block pops up to kThreads tasks and holds their children;
-  // static: room for the widest level.
-  const uint32_t slots =
-      scheme == PoolScheme::work_stealing
-          ? 8192
-          : std::max<uint32_t>(4096, blocks ? uint32_t(size.widest / blocks + 1) : 0);
+  // static and queues: room for the widest level (or two).
+  const uint32_t slots = blocks ? slots_for(scheme, size.widest, blocks, 8192, 4096)
+                                : (scheme == PoolScheme::work_stealing ? 8192 : 4096);
   PoolOptions options = options_for(scheme, slots, blocks);
   options.chain = chain;
   TaskPool<TreeTask> pool(options);
@@ -350,7 +372,8 @@ TEST(TaskPools, ATaskPerThreadOverflowIsAnError) {
     DeviceBuffer<uint32_t> runs(1024), next_id(1);
     DeviceBuffer<unsigned long long> flushed(1);
     next_id.upload(std::vector<uint32_t>{1});
-    // 16 children each: the second level (256 tasks) overflows both.
+    // 16 children each: the root's overflow a queue's 4 staging slots, the
+    // second level (256 tasks) the others.
     const ThreadTreeProcessor processor{TreeShape{2, 16, 16}, runs.data(), 1024, next_id.data(),
                                         flushed.data()};
     const std::vector<TreeTask> root{{mix(12345u), 0, 0}};

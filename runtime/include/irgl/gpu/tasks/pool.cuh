@@ -5,6 +5,8 @@
 
 #include <cuda_runtime.h>
 
+#include <cuda/atomic>
+
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
@@ -17,16 +19,44 @@
 
 namespace irgl::gpu::tasks {
 
-// How a pool hands out its tasks (paper 003's dynamic scheme and its
-// baseline; one option switches).
+// How a pool hands out its tasks: paper 003's dynamic scheme and its
+// three baselines; one option switches (kPoolSchemes names them).
 enum class PoolScheme : uint8_t {
-  work_stealing,  // a deque per block, stealing when empty (work_stealing.cuh)
-  static_rounds,  // two arrays: split evenly, append with fetch-and-add,
-                  // swap and relaunch until no task is new (static_rounds.cuh)
+  work_stealing,      // a deque per block, stealing when empty (work_stealing.cuh)
+  static_rounds,      // two arrays: split evenly, append with fetch-and-add,
+                      // swap and relaunch until no task is new (static_rounds.cuh)
+  blocking_queue,     // one FIFO ring for the grid behind a lock (shared_queue.cuh)
+  nonblocking_queue,  // the same ring, claimed with fetch-and-add and compare-and-swap
 };
-// "work-stealing", "static".
+
+// The schemes' names (options, reports) and what each does, in one table.
+struct PoolSchemeName {
+  PoolScheme scheme;
+  const char* name;
+  const char* help;
+};
+inline constexpr PoolSchemeName kPoolSchemes[] = {
+    {PoolScheme::work_stealing, "work-stealing", "a deque per block, idle blocks steal"},
+    {PoolScheme::static_rounds, "static", "two arrays: a launch per generation of tasks"},
+    {PoolScheme::blocking_queue, "blocking-queue", "one FIFO queue for all blocks, behind a lock"},
+    {PoolScheme::nonblocking_queue, "nonblocking-queue",
+     "one FIFO queue for all blocks, lock-free"},
+};
+
+// "work-stealing", "static", "blocking-queue", "nonblocking-queue".
 inline const char* to_string(PoolScheme scheme) {
-  return scheme == PoolScheme::static_rounds ? "static" : "work-stealing";
+  for (const PoolSchemeName& entry : kPoolSchemes)
+    if (entry.scheme == scheme) return entry.name;
+  return "?";
+}
+// The scheme named `text`, or false.
+inline bool parse_pool_scheme(const std::string& text, PoolScheme& scheme) {
+  for (const PoolSchemeName& entry : kPoolSchemes)
+    if (text == entry.name) {
+      scheme = entry.scheme;
+      return true;
+    }
+  return false;
 }
 
 // Who runs one task: the whole block (its threads cooperate on the task,
@@ -38,11 +68,12 @@ enum class TaskWidth : uint8_t { block, thread };
 // How a pool runs; a run's values, never process-wide state.
 struct PoolOptions {
   // Task slots per block: each deque's capacity (work stealing), or the
-  // share of each of the two arrays (static: blocks x slots each).
+  // block's share of each of the two arrays (static) or of the ring (queues:
+  // blocks x slots each), where a block's spawns also wait for the queue.
   uint32_t slots_per_block = 4096;
   unsigned blocks = 0;              // 0: as many as are resident at once
   unsigned steal_attempts = 8;      // random victims tried before checking for the end
-  // A task per thread, work stealing: the tasks a thread may run in a row
+  // A task per thread, work stealing and queues: the tasks a thread may run in a row
   // in one step, each the first its predecessor spawned (TaskSpawner::next);
   // 1 (the default) sends every spawn through the deque.
   unsigned chain = 1;
@@ -166,6 +197,67 @@ __device__ void flush_processor(Processor& processor) {
   if constexpr (HasFlush<Processor, BlockThreads>::value) processor.template flush<BlockThreads>();
 }
 
+// What a block does after it looked for work.
+enum : int { kIdle, kWork, kDone };
+
+// A block's statistics, kept by its thread 0 and added to the run's
+// counters once, when the block leaves (not per task: every block would
+// contend for the same words).
+struct BlockTally {
+  unsigned long long tasks = 0, steals = 0, steps = 0, idle_polls = 0;
+  unsigned int most_slots = 0;
+
+  __device__ void flush(PoolCounters* counters) const {
+    if (tasks) atomicAdd(&counters->tasks_run, tasks);
+    if (steals) atomicAdd(&counters->steals, steals);
+    if (steps) atomicAdd(&counters->steps, steps);
+    if (idle_polls) atomicAdd(&counters->idle_polls, idle_polls);
+    if (most_slots) atomicMax(&counters->most_slots_used, most_slots);
+  }
+};
+
+// The block's state after thread 0 looked for work (every thread). A block
+// that found no task while others still run some that may spawn backs off
+// (doubling up to 4 us) before it looks again.
+__device__ inline int after_looking(int state, unsigned& idle_ns) {
+  if (state == kIdle) {
+    if (threadIdx.x == 0) __nanosleep(idle_ns);
+    idle_ns = idle_ns < 4096 ? 2 * idle_ns : idle_ns;
+    __syncthreads();
+  } else {
+    idle_ns = 32;
+  }
+  return state;
+}
+
+// The state after thread 0 looked for work and found none: done once no
+// task is outstanding (none queued, none running), else idle.
+__device__ inline int without_work(PoolCounters* counters) {
+  return cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(counters->outstanding)
+                     .load(cuda::memory_order_acquire) == 0
+             ? kDone
+             : kIdle;
+}
+
+// One thread's task (TaskWidth::thread) and, up to `chain` links in all,
+// the first child each link spawned (TaskSpawner::next; spawn.next and
+// spawn.has_next point to the thread's shared-memory link). The links
+// after the first are spawned and run here: the caller counts them as
+// tasks run and never as outstanding. Returns that number.
+template <class Task, class Processor>
+__device__ uint32_t run_chain(Processor& processor, Task task, TaskSpawner<Task> spawn,
+                              unsigned chain) {
+  uint32_t links = 0;
+  for (uint32_t link = 1;; ++link) {
+    if (link >= chain) spawn.has_next = nullptr;  // the last link's spawns go out
+    if (spawn.has_next) *spawn.has_next = false;
+    processor(task, spawn);
+    if (!spawn.has_next || !*spawn.has_next) return links;
+    task = *spawn.next;
+    ++links;
+  }
+}
+
 // Marks the run aborted: every block leaves at its next check.
 __device__ inline void abort_run(PoolCounters* counters) {
   atomicExch(&counters->overflow_block, blockIdx.x);
@@ -209,6 +301,39 @@ inline unsigned pool_blocks(const PoolOptions& options, const void* kernel, int 
     throw PoolOverflow(options.scheme, options.slots_per_block, "the initial tasks do not fit");
   return blocks;
 }
+
+#if defined(__CUDACC__)
+namespace detail {
+
+// Runs a persistent pool kernel (when there is a task) and reads the run's
+// counters back into `stats`; a run a block aborted throws PoolOverflow,
+// `what` saying where its spawns found no room ("'s deque overflowed").
+template <int BlockThreads, class View, class Processor>
+void run_persistent(void (*kernel)(View, Processor), unsigned blocks, const View& view,
+                    const Processor& processor, uint64_t count, PoolCounters* counters,
+                    const PoolOptions& options, const char* what, PoolStats& stats) {
+  cudaStream_t stream = options.stream;
+  if (count > 0) {
+    kernel<<<blocks, BlockThreads, 0, stream>>>(view, processor);
+    IRGL_CUDA_CHECK_LAUNCH();
+    stats.launches = 1;
+  }
+  PoolCounters end{};
+  IRGL_CUDA_CHECK(
+      cudaMemcpyAsync(&end, counters, sizeof end, cudaMemcpyDeviceToHost, stream));
+  IRGL_CUDA_CHECK(cudaStreamSynchronize(stream));
+  if (end.aborted)
+    throw PoolOverflow(options.scheme, options.slots_per_block,
+                       "block " + std::to_string(end.overflow_block) + what);
+  stats.tasks_run = end.tasks_run;
+  stats.steals = end.steals;
+  stats.steps = end.steps;
+  stats.idle_polls = end.idle_polls;
+  stats.most_slots_used = std::max<uint64_t>(stats.most_slots_used, end.most_slots_used);
+}
+
+}  // namespace detail
+#endif
 
 inline std::string PoolLog::summary() const {
   std::string text;

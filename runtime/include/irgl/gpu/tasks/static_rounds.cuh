@@ -67,13 +67,13 @@ class StaticRoundsBuffers {
   // Runs `initial` and every task they spawn (TaskPool::run): each array
   // holds blocks x slots_per_block tasks.
   template <int BlockThreads, TaskWidth Width, class Processor>
-  PoolStats run(const std::vector<Task>& initial, const Processor& processor,
+  PoolStats run(const Task* initial, uint64_t initial_count, const Processor& processor,
                 const PoolOptions& options) {
     const auto kernel = Width == TaskWidth::thread
                             ? static_round_thread_kernel<BlockThreads, Task, Processor>
                             : static_round_kernel<BlockThreads, Task, Processor>;
     const unsigned blocks =
-        pool_blocks(options, (const void*)kernel, BlockThreads, initial.size());
+        pool_blocks(options, (const void*)kernel, BlockThreads, initial_count);
     const uint64_t capacity64 = uint64_t(blocks) * options.slots_per_block;
     if (capacity64 > UINT32_MAX)
       throw PoolOverflow(options.scheme, options.slots_per_block,
@@ -84,13 +84,12 @@ class StaticRoundsBuffers {
     PoolStats stats;
     stats.blocks = blocks;
     stats.slots_per_block = options.slots_per_block;
-    stats.most_slots_used = initial.size();
-    if (!initial.empty())
-      IRGL_CUDA_CHECK(cudaMemcpyAsync(arrays_[0].data(), initial.data(),
-                                      sizeof(Task) * initial.size(), cudaMemcpyHostToDevice,
-                                      stream));
+    stats.most_slots_used = initial_count;
+    if (initial_count > 0)
+      IRGL_CUDA_CHECK(cudaMemcpyAsync(arrays_[0].data(), initial, sizeof(Task) * initial_count,
+                                      cudaMemcpyDeviceToDevice, stream));
     IRGL_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, sizeof(PoolCounters), stream));
-    uint64_t count = initial.size();
+    uint64_t count = initial_count;
     for (int in = 0; count > 0; in = 1 - in) {
       IRGL_CUDA_CHECK(cudaMemsetAsync(&counters_.data()->spawned, 0, sizeof(unsigned), stream));
       kernel<<<blocks, BlockThreads, 0, stream>>>(arrays_[in].data(), count, arrays_[1 - in].data(),

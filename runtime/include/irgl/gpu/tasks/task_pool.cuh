@@ -1,7 +1,8 @@
 // A pool of tasks of any trivially copyable type, run until no task is
 // left, by the scheme PoolOptions::scheme names (pool.cuh): work stealing
-// (work_stealing.cuh, the default) or the static two-array rounds
-// (static_rounds.cuh). The processor is the same for both:
+// (work_stealing.cuh, the default), the static two-array rounds
+// (static_rounds.cuh) or a shared queue, blocking or not
+// (shared_queue.cuh). The processor is the same for all:
 //
 //   struct Split {
 //     __device__ void operator()(const Cell& cell, const TaskSpawner<Cell>& spawn) const;
@@ -17,7 +18,9 @@
 #include <type_traits>
 #include <vector>
 
+#include "irgl/gpu/device_buffer.h"
 #include "irgl/gpu/tasks/pool.cuh"
+#include "irgl/gpu/tasks/shared_queue.cuh"
 #include "irgl/gpu/tasks/static_rounds.cuh"
 #include "irgl/gpu/tasks/work_stealing.cuh"
 
@@ -41,9 +44,25 @@ class TaskPool {
   // With TaskWidth::thread each thread runs a task of its own.
   template <int BlockThreads, TaskWidth Width = TaskWidth::block, class Processor>
   PoolStats run(const std::vector<Task>& initial, const Processor& processor) {
-    if (options_.scheme == PoolScheme::static_rounds)
-      return static_rounds_.template run<BlockThreads, Width>(initial, processor, options_);
-    return work_stealing_.template run<BlockThreads, Width>(initial, processor, options_);
+    DeviceBuffer<Task> tasks(initial.size());
+    if (!initial.empty()) tasks.upload_async(initial.data(), initial.size(), options_.stream);
+    return run<BlockThreads, Width>(tasks.data(), initial.size(), processor);
+  }
+  // The same from `count` initial tasks in device memory (written before,
+  // in the pool's stream or synchronized with it).
+  template <int BlockThreads, TaskWidth Width = TaskWidth::block, class Processor>
+  PoolStats run(const Task* initial, uint64_t count, const Processor& processor) {
+    switch (options_.scheme) {
+      case PoolScheme::static_rounds:
+        return static_rounds_.template run<BlockThreads, Width>(initial, count, processor, options_);
+      case PoolScheme::blocking_queue:
+        return queue_.template run<BlockThreads, true, Width>(initial, count, processor, options_);
+      case PoolScheme::nonblocking_queue:
+        return queue_.template run<BlockThreads, false, Width>(initial, count, processor, options_);
+      case PoolScheme::work_stealing:
+        break;
+    }
+    return work_stealing_.template run<BlockThreads, Width>(initial, count, processor, options_);
   }
 #endif
 
@@ -51,6 +70,7 @@ class TaskPool {
   PoolOptions options_;
   WorkStealingBuffers<Task> work_stealing_;
   StaticRoundsBuffers<Task> static_rounds_;
+  SharedQueueBuffers<Task> queue_;
 };
 
 }  // namespace irgl::gpu::tasks

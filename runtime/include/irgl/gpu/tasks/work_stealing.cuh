@@ -79,10 +79,6 @@ struct PoolView {
   __device__ Task* group_tasks(unsigned block, uint32_t slot) const {
     return slots + (uint64_t(block) * capacity + slot) * kTaskGroup;
   }
-  __device__ unsigned long long outstanding() const {
-    return cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(counters->outstanding)
-        .load(cuda::memory_order_acquire);
-  }
   __device__ bool aborted() const {
     return cuda::atomic_ref<unsigned int, cuda::thread_scope_device>(counters->aborted)
         .load(cuda::memory_order_relaxed) != 0;
@@ -92,8 +88,6 @@ struct PoolView {
 
 #if defined(__CUDACC__)
 namespace detail {
-
-enum : int { kIdle, kWork, kDone };
 
 // A random block other than this one (xorshift on `rng`); needs two blocks.
 __device__ inline unsigned random_victim(unsigned blocks, uint32_t& rng) {
@@ -113,22 +107,6 @@ __device__ bool steal_task(const PoolView<Task>& pool, uint32_t& rng, Task& task
     if (pool.deque(random_victim(pool.blocks, rng)).steal(task)) return true;
   return false;
 }
-
-// A block's statistics, kept by its thread 0 and added to the run's
-// counters once, when the block leaves (not per task: every block would
-// contend for the same words).
-struct BlockTally {
-  unsigned long long tasks = 0, steals = 0, steps = 0, idle_polls = 0;
-  unsigned int most_slots = 0;
-
-  __device__ void flush(PoolCounters* counters) const {
-    if (tasks) atomicAdd(&counters->tasks_run, tasks);
-    if (steals) atomicAdd(&counters->steals, steals);
-    if (steps) atomicAdd(&counters->steps, steps);
-    if (idle_polls) atomicAdd(&counters->idle_polls, idle_polls);
-    if (most_slots) atomicMax(&counters->most_slots_used, most_slots);
-  }
-};
 
 // After a step: the `taken` tasks' children (`spawned`, already written
 // above the tail, in `slots` deque slots of `per_slot` tasks) are counted
@@ -182,26 +160,6 @@ __device__ bool steal_group(const PoolView<Task>& pool, uint32_t& rng, Task* int
   return false;
 }
 
-// The block's state after thread 0 looked for work (every thread). A block
-// that found no task while others still run some that may spawn backs off
-// (doubling up to 4 us) before it looks again.
-__device__ inline int after_looking(int state, unsigned& idle_ns) {
-  if (state == kIdle) {
-    if (threadIdx.x == 0) __nanosleep(idle_ns);
-    idle_ns = idle_ns < 4096 ? 2 * idle_ns : idle_ns;
-    __syncthreads();
-  } else {
-    idle_ns = 32;
-  }
-  return state;
-}
-
-// The state after thread 0 looked for work and found none.
-template <class Task>
-__device__ int without_work(const PoolView<Task>& pool) {
-  return pool.outstanding() == 0 ? kDone : kIdle;
-}
-
 }  // namespace detail
 
 // The persistent kernel: each block runs tasks until the pool is empty or
@@ -226,7 +184,7 @@ __global__ void __launch_bounds__(BlockThreads)
       if (pool.aborted()) next = detail::kDone;
       else if (own.pop(task)) {}
       else if (detail::steal_task(pool, rng, task)) took_stolen = true;
-      else next = detail::without_work(pool);
+      else next = detail::without_work(pool.counters);
       tally.idle_polls += next == detail::kIdle;
       if (next == detail::kWork) current = task;
       state = next;
@@ -286,7 +244,7 @@ __global__ void __launch_bounds__(BlockThreads)
       const bool took = next == detail::kWork && count == 0 &&
                         detail::steal_group(pool, rng, stolen_tasks, size);
       if (threadIdx.x == 0) {
-        if (next == detail::kWork && count == 0 && !took) next = detail::without_work(pool);
+        if (next == detail::kWork && count == 0 && !took) next = detail::without_work(pool.counters);
         tally.idle_polls += next == detail::kIdle;
         state = next;
         first = from;
@@ -322,18 +280,10 @@ __global__ void __launch_bounds__(BlockThreads)
     // spawner took would live in slow local memory).
     uint32_t links = 0;
     if (mine) {
-      Task& next = chain_next[threadIdx.x];
-      bool& has_next = chain_has_next[threadIdx.x];
-      TaskSpawner<Task> spawn{own_tasks + uint64_t(tail) * kTaskGroup,
-                              (own.capacity - tail) * kTaskGroup, &spawned, &next, &has_next};
-      for (uint32_t link = 1;; ++link) {
-        if (link == pool.chain) spawn.has_next = nullptr;  // the last link's spawns go out
-        has_next = false;
-        processor(task, spawn);
-        if (!has_next) break;
-        task = next;
-        ++links;
-      }
+      const TaskSpawner<Task> spawn{own_tasks + uint64_t(tail) * kTaskGroup,
+                                    (own.capacity - tail) * kTaskGroup, &spawned,
+                                    &chain_next[threadIdx.x], &chain_has_next[threadIdx.x]};
+      links = detail::run_chain(processor, task, spawn, pool.chain);
     }
     if (links) atomicAdd(&chained, links);
     __syncthreads();
@@ -395,14 +345,14 @@ class WorkStealingBuffers {
 #if defined(__CUDACC__)
   // Runs `initial` and every task they spawn (TaskPool::run).
   template <int BlockThreads, TaskWidth Width, class Processor>
-  PoolStats run(const std::vector<Task>& initial, const Processor& processor,
+  PoolStats run(const Task* initial, uint64_t count, const Processor& processor,
                 const PoolOptions& options) {
     const auto kernel = Width == TaskWidth::thread
                             ? work_stealing_thread_kernel<BlockThreads, Task, Processor>
                             : work_stealing_kernel<BlockThreads, Task, Processor>;
     constexpr bool kGrouped = Width == TaskWidth::thread;
     const unsigned blocks =
-        pool_blocks(options, (const void*)kernel, BlockThreads, initial.size());
+        pool_blocks(options, (const void*)kernel, BlockThreads, count);
     // Grouped: the deque's slots are groups, enough for the slots asked for.
     const uint32_t capacity = kGrouped ? (options.slots_per_block + kTaskGroup - 1) / kTaskGroup
                                        : options.slots_per_block;
@@ -413,40 +363,20 @@ class WorkStealingBuffers {
     cudaStream_t stream = options.stream;
     IRGL_CUDA_CHECK(cudaMemsetAsync(heads_.data(), 0, sizeof(unsigned long long) * blocks, stream));
     PoolCounters start{};
-    start.outstanding = initial.size();
+    start.outstanding = count;
     IRGL_CUDA_CHECK(cudaMemcpyAsync(counters_.data(), &start, sizeof start,
                                     cudaMemcpyHostToDevice, stream));
-    DeviceBuffer<Task> tasks(initial.size());
-    if (!initial.empty())
-      IRGL_CUDA_CHECK(cudaMemcpyAsync(tasks.data(), initial.data(), sizeof(Task) * initial.size(),
-                                      cudaMemcpyHostToDevice, stream));
     if (kGrouped)
-      deal_task_groups_kernel<<<blocks, BlockThreads, 0, stream>>>(view, tasks.data(),
-                                                                   initial.size());
+      deal_task_groups_kernel<<<blocks, BlockThreads, 0, stream>>>(view, initial, count);
     else
-      deal_tasks_kernel<<<blocks, BlockThreads, 0, stream>>>(view, tasks.data(), initial.size());
+      deal_tasks_kernel<<<blocks, BlockThreads, 0, stream>>>(view, initial, count);
     IRGL_CUDA_CHECK_LAUNCH();
     PoolStats stats;
     stats.blocks = blocks;
     stats.slots_per_block = kGrouped ? capacity * kTaskGroup : capacity;
-    if (!initial.empty()) {
-      kernel<<<blocks, BlockThreads, 0, stream>>>(view, processor);
-      IRGL_CUDA_CHECK_LAUNCH();
-      stats.launches = 1;
-    }
-    PoolCounters end{};
-    IRGL_CUDA_CHECK(cudaMemcpyAsync(&end, counters_.data(), sizeof end, cudaMemcpyDeviceToHost,
-                                    stream));
-    IRGL_CUDA_CHECK(cudaStreamSynchronize(stream));
-    if (end.aborted)
-      throw PoolOverflow(options.scheme, options.slots_per_block,
-                         "block " + std::to_string(end.overflow_block) + "'s deque overflowed");
-    stats.tasks_run = end.tasks_run;
-    stats.steals = end.steals;
-    stats.steps = end.steps;
-    stats.idle_polls = end.idle_polls;
-    stats.most_slots_used =
-        std::max<uint64_t>(end.most_slots_used, (initial.size() + blocks - 1) / blocks);
+    stats.most_slots_used = (count + blocks - 1) / blocks;  // the dealt tasks
+    detail::run_persistent<BlockThreads>(kernel, blocks, view, processor, count, counters_.data(),
+                                         options, "'s deque overflowed", stats);
     return stats;
   }
 #endif
