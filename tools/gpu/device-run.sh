@@ -14,7 +14,8 @@
 #   sanitize  compute-sanitizer memcheck and racecheck of every example under
 #             several schedules on karate and RMAT 12
 #   load      instrumented bfs/sssp on RMAT under TWC and ALB (load reports)
-#   tasks     the programs of tasks (four_in_a_row) against their CPU builds
+#   tasks     the programs of tasks (four_in_a_row; bfs, sssp, cc and kcore as
+#             tasks) under every pool scheme against their CPU builds
 #   consumer  the lang-examples/consumer program (library mode)
 # Logs go to OUT_DIR; the last lines printed summarise each part.
 set -u
@@ -112,13 +113,16 @@ for part in "$@"; do
       done
       ;;
     tasks)
-      # Programs of tasks: every look-ahead of four-in-a-row and an opening,
-      # under both pool schemes, against the CPU program; memcheck once.
+      # Programs of tasks: every look-ahead of four-in-a-row and an opening
+      # under every pool scheme, against the CPU program; memcheck once;
+      # bfs, sssp, cc and kcore as tasks under every scheme on every graph,
+      # against the checker and the CPU builds.
+      schemes=(work-stealing static blocking-queue nonblocking-queue)
       local_fail=0
       for args in "--lookahead 1" "--lookahead 2" "--lookahead 3" "--lookahead 4" \
           "--lookahead 5" "--lookahead 6" "--lookahead 5 --opening 4435"; do
         "$bin/four_in_a_row-cpu" $args -o "$out/c4-cpu" --force > /dev/null 2>&1 || local_fail=1
-        for scheme in work-stealing static; do
+        for scheme in "${schemes[@]}"; do
           "$bin/four_in_a_row-cuda" $args --task-pool $scheme --task-slots 65536 --runs 2 \
             -o "$out/c4-gpu" --force > "$out/c4-gpu.log" 2>&1 || local_fail=1
           for f in "" .score .leaves; do
@@ -126,10 +130,13 @@ for part in "$@"; do
           done
         done
       done
-      note "tasks: four_in_a_row 7 cases x 2 schemes against the CPU: $([ $local_fail = 0 ] && echo PASS || echo FAIL)"
+      note "tasks: four_in_a_row 7 cases x ${#schemes[@]} schemes against the CPU: $([ $local_fail = 0 ] && echo PASS || echo FAIL)"
       compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/four_in_a_row-cuda" --lookahead 4 \
         > "$out/c4-memcheck.log" 2>&1
       note "tasks: memcheck exit $? $(grep 'ERROR SUMMARY' "$out/c4-memcheck.log")"
+      APPS="bfs sssp cc kcore" check tasks-graphs "tasks: bfs/sssp/cc/kcore as tasks" \
+        $(for scheme in "${schemes[@]}"; do echo "tasks-cuda@task-pool=$scheme@task-slots=65536"; done) \
+        tasks-cuda@task-chain=8@task-slots=65536
       ;;
     consumer)
       "$bin/reachability" "$data/powerlaw/cnr-2000.txt.xz" 1 > "$out/consumer.log" 2>&1

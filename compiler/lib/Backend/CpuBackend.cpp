@@ -39,7 +39,7 @@ void write_kernel(CodeWriter& out, const Kernel& kernel) {
   const VertexLoop& loop = kernel.loop;
   out.comment(where(loop.loc) + ": " + loop.header);
   if (loop.domain == VertexDomain::tasks) {
-    out.comment("Tasks one at a time, the newest first, until none is left.");
+    out.comment("Tasks one at a time, the oldest first, until none is left.");
     out.open("while (!" + loop.pool + ".empty()) {");
     out.line("const " + loop.task_type + " " + loop.vertex_var + " = " + loop.pool + ".pop();");
     write_sequential_vertex_body(out, loop, "continue");

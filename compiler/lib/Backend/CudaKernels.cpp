@@ -90,7 +90,10 @@ void write_members(CodeWriter& out, const Module& module, const Kernel& kernel,
         out.line(worklist_type(kernel, param.var.name, options) + " " + param.var.name + ";");
         break;
       case ParamKind::scalar: out.line(param.var.type + " " + param.var.name + ";"); break;
-      case ParamKind::task_pool: break;  // the processor pushes through its spawner
+      case ParamKind::task_pool:  // a task processor pushes through its spawner
+        if (kernel.loop.domain != VertexDomain::tasks)
+          out.line("TaskSeeds<" + param.var.type + "> " + param.var.name + ";");
+        break;
     }
   }
   for (const std::string& name : kernel.fields_used)
@@ -292,21 +295,26 @@ void write_body(CodeWriter& out, const Module& module, const Kernel& kernel,
   out.close("};");
 }
 
-// The launch's arguments a Body keeps: the kernel's parameters but its task
-// pool (the processor pushes through its spawner).
+// A task kernel's processor pushes through its spawner, not the pool.
+bool body_takes(const Kernel& kernel, const KernelParam& param) {
+  return param.kind != ParamKind::task_pool || kernel.loop.domain != VertexDomain::tasks;
+}
+
+// The launch's arguments a Body keeps: the kernel's parameters but a task
+// kernel's pool.
 std::vector<std::string> body_arguments(const Kernel& kernel) {
   std::vector<std::string> args;
   for (const KernelParam& param : kernel.params)
-    if (param.kind != ParamKind::task_pool) args.push_back(param.var.name);
+    if (body_takes(kernel, param)) args.push_back(param.var.name);
   return args;
 }
 
-// The kernel's parameters as a launcher declares them (`with_pool`: the
-// task pool too; the Body factory has none).
+// The kernel's parameters as a launcher declares them (`with_pool`: a
+// task kernel's pool too; the Body factory has none).
 std::string launcher_params(const Kernel& kernel, bool with_pool = true) {
   std::string params;
   for (const KernelParam& param : kernel.params) {
-    if (param.kind == ParamKind::task_pool && !with_pool) continue;
+    if (!body_takes(kernel, param) && !with_pool) continue;
     if (!params.empty()) params += ", ";
     switch (param.kind) {
       case ParamKind::graph: params += "const Graph& " + param.var.name; break;
@@ -322,7 +330,14 @@ std::string launcher_params(const Kernel& kernel, bool with_pool = true) {
 // <kernel>_options(run): its schedule options under the run's. The launcher and outlined loops (CudaBackend.cpp)
 // both build their Bodies with them.
 void write_body_factory(CodeWriter& out, const Kernel& kernel) {
-  std::vector<std::string> members = body_arguments(kernel);
+  std::vector<std::string> members;
+  for (const KernelParam& param : kernel.params) {
+    if (!body_takes(kernel, param)) continue;
+    // A vertex loop's pushes: room for a task per vertex of the graph.
+    members.push_back(param.kind == ParamKind::task_pool
+                          ? param.var.name + ".seeds(" + kernel.loop.graph + ".num_nodes())"
+                          : param.var.name);
+  }
   for (const std::string& name : kernel.fields_used) members.push_back(name + ".view()");
   for (const std::string& name : kernel.reductions_used) members.push_back(name + ".view()");
   const bool tasks = kernel.loop.domain == VertexDomain::tasks;  // no schedule options

@@ -282,14 +282,16 @@ class RegionVisitor : public RecursiveASTVisitor<RegionVisitor> {
   }
   const char* loop_word() const { return task_loop() ? "task" : "vertex"; }
 
-  // `pool.push(task)`: only in a task loop, to the pool it runs.
+  // `pool.push(task)`: in a task loop, to the pool it runs; in a vertex
+  // loop, to a pool parameter (tasks for a task kernel to run later).
   void check_task_push(const CXXMemberCallExpr* call, const VarDecl* pool) {
     const std::string name = pool ? pool->getNameAsString() : "the pool";
-    if (!task_loop() || region_ == Region::prologue)
+    if (region_ == Region::prologue || (!task_loop() && !(pool && isa<ParmVarDecl>(pool))))
       context_.error(call->getExprLoc(),
-                     "push to '" + name + "' outside its task loop: tasks are pushed by the "
-                     "driver before the kernel runs, or by tasks inside 'for (... : " + name + ")'");
-    else if (pool != iterated_worklist_)
+                     "push to '" + name + "' outside a loop: tasks are pushed by the driver "
+                     "before the kernel runs, by a vertex loop to a pool parameter, or by tasks "
+                     "inside 'for (... : " + name + ")'");
+    else if (task_loop() && pool != iterated_worklist_)
       context_.error(call->getExprLoc(),
                      "a task loop pushes only to the pool it runs ('" +
                          iterated_worklist_->getNameAsString() + "'), not to '" + name + "'");
@@ -972,9 +974,11 @@ std::optional<Kernel> KernelBuilder::build_kernel(const FunctionDecl* function) 
                    "g.nodes())', 'for (Node n : worklist)' or 'for (T task : pool)'");
     return std::nullopt;
   }
-  // A task pool is run by the loop over it: one per kernel, and only there.
+  // A task pool is run by the loop over it: one per kernel, and only there
+  // (a vertex loop may push to pools: it seeds them).
   for (const ParmVarDecl* param : function->parameters())
-    if (dsl::is_task_pool(param->getType()) && param->getNameAsString() != kernel.loop.pool) {
+    if (kernel.loop.domain == VertexDomain::tasks && dsl::is_task_pool(param->getType()) &&
+        param->getNameAsString() != kernel.loop.pool) {
       context_.error(param->getLocation(),
                      "task pool '" + param->getNameAsString() + "' is not the pool this "
                      "kernel's loop runs: a kernel takes one pool and runs it with 'for (T task : " +

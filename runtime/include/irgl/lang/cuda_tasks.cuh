@@ -5,12 +5,16 @@
 // scheme the run names (CudaRun::task_pool: work stealing by default).
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "irgl/gpu/check.h"
+#include "irgl/gpu/device_buffer.h"
 #include "irgl/gpu/tasks/task_pool.cuh"
 #include "irgl/lang/cuda_run.h"
 
@@ -20,18 +24,79 @@ namespace irgl::lang {
 template <class T>
 using TaskSpawner = gpu::tasks::TaskSpawner<T>;
 
-// The driver's pool: the tasks pushed since the last task kernel ran.
+// `pool.push(task)` in a vertex loop (a kernel that seeds a pool): the
+// task goes to the pool's device buffer; pushes past `room` are counted,
+// not written, and the pool reports them before any task runs.
+template <class T>
+struct TaskSeeds {
+  T* slots;
+  unsigned long long* count;
+  uint64_t room;
+#if defined(__CUDACC__)
+  __device__ void push(const T& task) const {
+    const unsigned long long slot = atomicAdd(count, 1ull);
+    if (slot < room) slots[slot] = task;
+  }
+#endif
+};
+
+// The driver's pool: the tasks pushed since the last task kernel ran, by
+// vertex loops on the GPU (seeds) and then by the driver.
 template <class T>
 class TaskPool {
  public:
-  void push(const T& task) { tasks_.push_back(task); }
-  size_t size() const { return tasks_.size(); }
-  bool empty() const { return tasks_.empty(); }
-  // The tasks pushed so far, removed: a task kernel runs them.
-  std::vector<T> take() { return std::exchange(tasks_, {}); }
+  void push(const T& task) { pushed_.push_back(task); }
+
+  // A vertex loop's view for pushes: room for `more` tasks after those
+  // vertex loops pushed so far (irglc passes the loop graph's vertices).
+  TaskSeeds<T> seeds(uint64_t more) {
+    if (count_.empty()) {
+      count_ = gpu::DeviceBuffer<unsigned long long>(1);
+      count_.zero();
+    }
+    reserve(room_ + more, room_);
+    room_ += more;
+    return {tasks_.data(), count_.data(), room_};
+  }
+
+  // Every task pushed so far, in device memory (valid until the next
+  // push or seeds()), `count` of them; the pool is empty after. Throws
+  // when vertex loops pushed more than their room.
+  const T* take(uint64_t& count) {
+    uint64_t seeded = 0;
+    if (!count_.empty()) {
+      seeded = count_.download()[0];
+      count_.zero();
+    }
+    if (seeded > room_)
+      throw std::runtime_error("task pool: vertex loops pushed " + std::to_string(seeded) +
+                               " tasks, room for " + std::to_string(room_) +
+                               " (a task per vertex of each loop's graph)");
+    reserve(seeded + pushed_.size(), seeded);
+    if (!pushed_.empty())
+      IRGL_CUDA_CHECK(cudaMemcpy(tasks_.data() + seeded, pushed_.data(), sizeof(T) * pushed_.size(),
+                                 cudaMemcpyHostToDevice));
+    count = seeded + pushed_.size();
+    pushed_.clear();
+    room_ = 0;
+    return tasks_.data();
+  }
 
  private:
-  std::vector<T> tasks_;
+  // Device room for `needed` tasks, keeping the first `kept`.
+  void reserve(uint64_t needed, uint64_t kept) {
+    if (needed <= tasks_.size()) return;
+    gpu::DeviceBuffer<T> bigger(std::max<uint64_t>(needed, 2 * tasks_.size()));
+    if (kept)
+      IRGL_CUDA_CHECK(cudaMemcpy(bigger.data(), tasks_.data(), sizeof(T) * kept,
+                                 cudaMemcpyDeviceToDevice));
+    tasks_ = std::move(bigger);
+  }
+
+  std::vector<T> pushed_;                         // by the driver
+  gpu::DeviceBuffer<T> tasks_;                    // vertex loops' pushes, then the driver's
+  gpu::DeviceBuffer<unsigned long long> count_;   // vertex loops' pushes (device)
+  uint64_t room_ = 0;                             // room given to vertex loops so far
 };
 
 // `pool.push(task)` inside a task loop: a spawn into the running pool.
@@ -57,7 +122,9 @@ class TaskLauncher {
     if (!pool_ || !same_shape(pool_->options(), options)) pool_.emplace(options);
     gpu::tasks::PoolStats stats;
     try {
-      stats = pool_->template run<BlockThreads, gpu::tasks::TaskWidth::thread>(pool.take(), body);
+      uint64_t count = 0;
+      const T* tasks = pool.take(count);
+      stats = pool_->template run<BlockThreads, gpu::tasks::TaskWidth::thread>(tasks, count, body);
     } catch (const gpu::tasks::PoolOverflow& overflow) {  // name the program's option
       throw gpu::tasks::PoolOverflow(std::string(kernel) + ": " + overflow.what() +
                                      "; a program's option: --task-slots");

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -141,8 +142,10 @@ class Pipe {
 // file scope): the driver declares one, pushes the first tasks and passes
 // it to a kernel whose loop `for (T t : pool)` runs every task, and every
 // task a task pushes, until none is left. Here tasks run one at a time,
-// last in first out (the generated CPU code drains the pool with pop());
-// on the GPU they run in parallel from per-block work-stealing deques
+// first in first out (the generated CPU code drains the pool with pop()):
+// a traversal then visits in breadth-first order and relaxes a vertex
+// about once, where newest-first order can relax it again and again. On
+// the GPU they run in parallel from per-block work-stealing deques
 // (docs/tasks.md), so a program must not depend on their order.
 template <class T>
 class TaskPool {
@@ -154,19 +157,19 @@ class TaskPool {
   void push(const T& task) { tasks_.push_back(task); }
   size_t size() const { return tasks_.size(); }
   bool empty() const { return tasks_.empty(); }
-  // The newest task, removed.
+  // The oldest task, removed.
   T pop() {
-    const T task = tasks_.back();
-    tasks_.pop_back();
+    const T task = tasks_.front();
+    tasks_.pop_front();
     return task;
   }
   // A task loop's range, for type checking; irglc generates the loop that
   // drains the pool.
-  typename std::vector<T>::const_iterator begin() const { return tasks_.begin(); }
-  typename std::vector<T>::const_iterator end() const { return tasks_.end(); }
+  typename std::deque<T>::const_iterator begin() const { return tasks_.begin(); }
+  typename std::deque<T>::const_iterator end() const { return tasks_.end(); }
 
  private:
-  std::vector<T> tasks_;
+  std::deque<T> tasks_;
 };
 
 // A global reduction (operations.h). Here it holds the value, and kernels
