@@ -54,7 +54,10 @@ std::string argument_problem(const Module& module, const HostStmt& loop, const H
   const KernelParam& param = kernel.params[a];
   const std::string where = "the argument '" + arg + "' of " + launch.kernel;
   if (param.kind == ParamKind::task_pool)
-    return launch.kernel + " runs a task pool, a kernel of its own";
+    return kernel.loop.domain == VertexDomain::tasks
+               ? launch.kernel + " runs a task pool, a kernel of its own"
+               : launch.kernel + " pushes to the task pool '" + arg +
+                     "', whose room the host grants at each launch";
   if (param.kind == ParamKind::worklist) {
     const PipeSide side = pipe_side(arg, loop.name);
     if (side == PipeSide::none)
