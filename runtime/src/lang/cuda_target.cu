@@ -111,16 +111,6 @@ TargetOption frontier_option(CudaRun& run) {
           }};
 }
 
-// "work-stealing, static, blocking-queue or nonblocking-queue".
-std::string task_pool_names() {
-  std::string names;
-  const size_t count = std::size(gpu::tasks::kPoolSchemes);
-  for (size_t i = 0; i < count; ++i)
-    names += std::string(i == 0 ? "" : i + 1 == count ? " or " : ", ") +
-             gpu::tasks::kPoolSchemes[i].name;
-  return names;
-}
-
 // --task-pool's help: each scheme and what it does (the first is the default).
 std::string task_pool_help() {
   std::string help = "how task kernels run their pools:";
@@ -136,7 +126,8 @@ std::vector<TargetOption> task_pool_options(CudaRun& run) {
       {"task-pool", task_pool_help(),
        [&run](const std::string& text) {
          if (!gpu::tasks::parse_pool_scheme(text, run.task_pool.scheme))
-           throw InputError::in("--task-pool", not_one_of(text, task_pool_names().c_str()));
+           throw InputError::in("--task-pool",
+                                not_one_of(text, gpu::tasks::pool_scheme_names().c_str()));
          return "task pool: " + text;
        }},
       count_option("task-slots",

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -48,6 +49,14 @@ inline const char* to_string(PoolScheme scheme) {
   for (const PoolSchemeName& entry : kPoolSchemes)
     if (entry.scheme == scheme) return entry.name;
   return "?";
+}
+// "work-stealing, static, blocking-queue or nonblocking-queue" (errors).
+inline std::string pool_scheme_names() {
+  std::string names;
+  const size_t count = std::size(kPoolSchemes);
+  for (size_t i = 0; i < count; ++i)
+    names += std::string(i == 0 ? "" : i + 1 == count ? " or " : ", ") + kPoolSchemes[i].name;
+  return names;
 }
 // The scheme named `text`, or false.
 inline bool parse_pool_scheme(const std::string& text, PoolScheme& scheme) {
