@@ -41,19 +41,32 @@ bool take(const TaskDeque<uint64_t>& deque, uint32_t batch, std::vector<uint64_t
   return count > 0;
 }
 
+// Every this many pushes the owner waits for a thief to steal, so that
+// stealing is exercised even where the OS runs the owner alone for long
+// stretches (a loaded two-core machine).
+constexpr uint64_t kPushesPerRendezvous = 50000;
+
 // Owner: pushes 1 to 3 tasks (fresh ids) when there is room, takes
-// otherwise or at random; drains the deque at the end.
+// otherwise or at random; drains the deque at the end. At each rendezvous
+// it stops taking until `steals` grows: the deque holds the tasks just
+// pushed, so a spinning thief takes one (or all, which also counts).
 std::vector<uint64_t> own(const TaskDeque<uint64_t>& deque, uint64_t tasks, uint64_t& pushed,
-                          unsigned seed, uint32_t batch) {
+                          unsigned seed, uint32_t batch, const std::atomic<uint64_t>& steals) {
   std::mt19937 random(seed);
   std::vector<uint64_t> taken;
+  uint64_t next_rendezvous = 0;
   while (pushed < tasks) {
     const uint32_t count = 1 + random() % 3;
     const uint32_t tail = deque.owner_tail();
     if (tail + count <= deque.capacity && random() % 3 != 0) {
       uint32_t written = 0;
       for (; written < count && pushed < tasks; ++written) deque.slots[tail + written] = pushed++;
+      const uint64_t seen = steals.load();
       deque.publish(written);
+      if (pushed >= next_rendezvous) {
+        next_rendezvous += kPushesPerRendezvous;
+        while (steals.load() == seen) std::this_thread::yield();
+      }
     } else {
       take(deque, batch, taken);
     }
@@ -71,17 +84,20 @@ TEST_P(TaskDequeStress, EveryTaskIsTakenOnceUnderStealing) {
   HostDeque deque(8);
   uint64_t pushed = 0;
   std::atomic<bool> owner_done{false};
+  std::atomic<uint64_t> steal_count{0};
   std::vector<std::vector<uint64_t>> stolen(kThieves);
   std::vector<std::thread> thieves;
   for (int t = 0; t < kThieves; ++t)
     thieves.emplace_back([&, t] {
       uint64_t task = 0;
       for (;;) {
-        if (deque.view.steal(task)) stolen[t].push_back(task);
-        else if (owner_done.load() && deque.view.looks_empty()) break;
+        if (deque.view.steal(task)) {
+          stolen[t].push_back(task);
+          ++steal_count;
+        } else if (owner_done.load() && deque.view.looks_empty()) break;
       }
     });
-  const std::vector<uint64_t> popped = own(deque.view, kTasks, pushed, 7, GetParam());
+  const std::vector<uint64_t> popped = own(deque.view, kTasks, pushed, 7, GetParam(), steal_count);
   owner_done = true;
   for (std::thread& thief : thieves) thief.join();
 
@@ -96,7 +112,7 @@ TEST_P(TaskDequeStress, EveryTaskIsTakenOnceUnderStealing) {
   for (uint64_t task = 0; task < kTasks; ++task) wrong += times[task] != 1;
   EXPECT_EQ(wrong, 0u);
   EXPECT_EQ(popped.size() + steals, kTasks);
-  EXPECT_GT(steals, 0u);
+  EXPECT_GE(steals, kTasks / kPushesPerRendezvous);
   EXPECT_GT(popped.size(), 0u);
 }
 
