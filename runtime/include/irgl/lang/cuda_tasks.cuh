@@ -16,6 +16,7 @@
 #include "irgl/gpu/check.h"
 #include "irgl/gpu/device_buffer.h"
 #include "irgl/gpu/tasks/task_pool.cuh"
+#include "irgl/gpu/timer.h"
 #include "irgl/lang/cuda_run.h"
 
 namespace irgl::lang {
@@ -23,6 +24,9 @@ namespace irgl::lang {
 // What a task processor spawns through (generated task kernels).
 template <class T>
 using TaskSpawner = gpu::tasks::TaskSpawner<T>;
+// A task per thread, or per block (a block task: generated task kernels
+// whose body holds parallel loops).
+using TaskWidth = gpu::tasks::TaskWidth;
 
 // `pool.push(task)` in a vertex loop (a kernel that seeds a pool): the
 // task goes to the pool's device buffer; pushes past `room` are counted,
@@ -49,13 +53,19 @@ class TaskPool {
 
   // A vertex loop's view for pushes: room for `more` tasks after those
   // vertex loops pushed so far (irglc passes the loop graph's vertices).
+  // Reads how many they pushed (a loop seeding every round of a pipe
+  // needs room for what is pending, not for every round); throws when a
+  // loop pushed more than its room.
   TaskSeeds<T> seeds(uint64_t more) {
+    uint64_t seeded = 0;
     if (count_.empty()) {
       count_ = gpu::DeviceBuffer<unsigned long long>(1);
       count_.zero();
+    } else {
+      seeded = seeded_so_far();
     }
-    reserve(room_ + more, room_);
-    room_ += more;
+    reserve(seeded + more, seeded);
+    room_ = seeded + more;
     return {tasks_.data(), count_.data(), room_};
   }
 
@@ -65,13 +75,9 @@ class TaskPool {
   const T* take(uint64_t& count) {
     uint64_t seeded = 0;
     if (!count_.empty()) {
-      seeded = count_.download()[0];
+      seeded = seeded_so_far();
       count_.zero();
     }
-    if (seeded > room_)
-      throw std::runtime_error("task pool: vertex loops pushed " + std::to_string(seeded) +
-                               " tasks, room for " + std::to_string(room_) +
-                               " (a task per vertex of each loop's graph)");
     reserve(seeded + pushed_.size(), seeded);
     if (!pushed_.empty())
       IRGL_CUDA_CHECK(cudaMemcpy(tasks_.data() + seeded, pushed_.data(), sizeof(T) * pushed_.size(),
@@ -83,6 +89,17 @@ class TaskPool {
   }
 
  private:
+  // The tasks vertex loops pushed so far (device count); throws when they
+  // pushed more than the room they were given.
+  uint64_t seeded_so_far() const {
+    const uint64_t seeded = count_.download()[0];
+    if (seeded > room_)
+      throw std::runtime_error("task pool: vertex loops pushed " + std::to_string(seeded) +
+                               " tasks, room for " + std::to_string(room_) +
+                               " (a task per vertex of each loop's graph)");
+    return seeded;
+  }
+
   // Device room for `needed` tasks, keeping the first `kept`.
   void reserve(uint64_t needed, uint64_t kept) {
     if (needed <= tasks_.size()) return;
@@ -116,29 +133,30 @@ class TaskLauncher {
 #if defined(__CUDACC__)
   // Runs the driver's tasks with `body` (the kernel's task processor) until
   // none is left; the pool is empty after. Throws on overflow (pool.cuh).
-  template <int BlockThreads, class Body>
+  // Width: a task per thread, or per block for a block task (its body
+  // holds parallel loops; the threads of a block run one task together).
+  template <int BlockThreads, gpu::tasks::TaskWidth Width = gpu::tasks::TaskWidth::thread,
+            class Body>
   void run(const char* kernel, TaskPool<T>& pool, const Body& body, const CudaRun& run) {
     const gpu::tasks::PoolOptions& options = run.task_pool;
-    if (!pool_ || !same_shape(pool_->options(), options)) pool_.emplace(options);
+    if (!pool_ || pool_->options() != options) pool_.emplace(options);
     gpu::tasks::PoolStats stats;
+    gpu::CudaEventTimer timer;
     try {
       uint64_t count = 0;
       const T* tasks = pool.take(count);
-      stats = pool_->template run<BlockThreads, gpu::tasks::TaskWidth::thread>(tasks, count, body);
+      timer.start(options.stream);
+      stats = pool_->template run<BlockThreads, Width>(tasks, count, body);
+      timer.stop(options.stream);
     } catch (const gpu::tasks::PoolOverflow& overflow) {  // name the program's option
       throw gpu::tasks::PoolOverflow(std::string(kernel) + ": " + overflow.what() +
                                      "; a program's option: --task-slots");
     }
-    if (run.pool_log) run.pool_log->record(kernel, options.scheme, stats);
+    if (run.pool_log) run.pool_log->record(kernel, options.scheme, stats, timer.elapsed_ms());
   }
 #endif
 
  private:
-  static bool same_shape(const gpu::tasks::PoolOptions& a, const gpu::tasks::PoolOptions& b) {
-    return a.scheme == b.scheme && a.slots_per_block == b.slots_per_block &&
-           a.blocks == b.blocks && a.steal_attempts == b.steal_attempts && a.chain == b.chain &&
-           a.stream == b.stream;
-  }
   std::optional<gpu::tasks::TaskPool<T>> pool_;
 };
 

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <iterator>
 #include <stdexcept>
 #include <string>
@@ -88,6 +89,13 @@ struct PoolOptions {
   unsigned chain = 1;
   cudaStream_t stream = nullptr;
   PoolScheme scheme = PoolScheme::work_stealing;
+
+  bool operator==(const PoolOptions& other) const {
+    return slots_per_block == other.slots_per_block && blocks == other.blocks &&
+           steal_attempts == other.steal_attempts && chain == other.chain &&
+           stream == other.stream && scheme == other.scheme;
+  }
+  bool operator!=(const PoolOptions& other) const { return !(*this == other); }
 };
 
 // What a run did (read back after it).
@@ -115,15 +123,17 @@ class PoolLog {
     std::string kernel;
     PoolScheme scheme;
     PoolStats stats;
+    double milliseconds;  // the run's GPU time, from the first tasks' upload to the end
   };
-  void record(std::string kernel, PoolScheme scheme, const PoolStats& stats) {
-    entries_.push_back({std::move(kernel), scheme, stats});
+  void record(std::string kernel, PoolScheme scheme, const PoolStats& stats,
+              double milliseconds) {
+    entries_.push_back({std::move(kernel), scheme, stats, milliseconds});
   }
   void clear() { entries_.clear(); }
   bool empty() const { return entries_.empty(); }
   // One line per kernel, its runs added up: "task pool expand: work-stealing,
   // 823543 tasks in 1 run, 1204 steals, 1056 blocks x 4096 slots, at most
-  // 812 used, 1 launch".
+  // 812 used, 1 launch, 0.612 ms".
   std::string summary() const;
 
  private:
@@ -344,7 +354,16 @@ void run_persistent(void (*kernel)(View, Processor), unsigned blocks, const View
 }  // namespace detail
 #endif
 
+namespace detail {
+inline std::string format_ms(double milliseconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3f ms", milliseconds);
+  return text;
+}
+}  // namespace detail
+
 inline std::string PoolLog::summary() const {
+  using detail::format_ms;
   std::string text;
   std::vector<bool> done(entries_.size(), false);
   for (size_t i = 0; i < entries_.size(); ++i) {
@@ -352,11 +371,13 @@ inline std::string PoolLog::summary() const {
     const Entry& first = entries_[i];
     PoolStats total{};
     uint64_t runs = 0;
+    double milliseconds = 0;
     for (size_t j = i; j < entries_.size(); ++j) {
       const Entry& entry = entries_[j];
       if (entry.kernel != first.kernel) continue;
       done[j] = true;
       ++runs;
+      milliseconds += entry.milliseconds;
       total.tasks_run += entry.stats.tasks_run;
       total.steals += entry.stats.steals;
       total.steps += entry.stats.steps;
@@ -374,7 +395,7 @@ inline std::string PoolLog::summary() const {
             std::to_string(first.stats.blocks) +
             " blocks x " + std::to_string(first.stats.slots_per_block) + " slots, at most " +
             std::to_string(total.most_slots_used) + " used, " + std::to_string(total.launches) +
-            (total.launches == 1 ? " launch" : " launches");
+            (total.launches == 1 ? " launch" : " launches") + ", " + format_ms(milliseconds);
   }
   return text;
 }

@@ -271,9 +271,12 @@ class SharedQueueBuffers {
     const uint64_t capacity = uint64_t(blocks) * options.slots_per_block;
     allocate(blocks, options.slots_per_block);
     cudaStream_t stream = options.stream;
-    seed_sequence_kernel<<<std::min<uint64_t>(1024, (capacity + 255) / 256), 256, 0, stream>>>(
-        sequence_.data(), capacity, count);
-    IRGL_CUDA_CHECK_LAUNCH();
+    if constexpr (!Blocking) {  // the lock-free ring marks written slots
+      if (sequence_.size() != capacity) sequence_ = DeviceBuffer<unsigned long long>(capacity);
+      seed_sequence_kernel<<<std::min<uint64_t>(1024, (capacity + 255) / 256), 256, 0, stream>>>(
+          sequence_.data(), capacity, count);
+      IRGL_CUDA_CHECK_LAUNCH();
+    }
     const unsigned long long ends[3] = {0, count, 0};  // head, tail, lock
     IRGL_CUDA_CHECK(cudaMemcpyAsync(words_.data(), ends, sizeof ends, cudaMemcpyHostToDevice,
                                     stream));
@@ -309,7 +312,6 @@ class SharedQueueBuffers {
     if (blocks == blocks_ && slots == slots_) return;
     const uint64_t capacity = uint64_t(blocks) * slots;
     ring_ = DeviceBuffer<Task>(capacity);
-    sequence_ = DeviceBuffer<unsigned long long>(capacity);
     staging_ = DeviceBuffer<Task>(capacity);
     if (words_.empty()) words_ = DeviceBuffer<unsigned long long>(3);
     if (counters_.empty()) counters_ = DeviceBuffer<PoolCounters>(1);
@@ -320,7 +322,7 @@ class SharedQueueBuffers {
   unsigned blocks_ = 0;
   uint32_t slots_ = 0;
   DeviceBuffer<Task> ring_;
-  DeviceBuffer<unsigned long long> sequence_;
+  DeviceBuffer<unsigned long long> sequence_;  // non-blocking only
   DeviceBuffer<Task> staging_;
   DeviceBuffer<unsigned long long> words_;  // head, tail, lock
   DeviceBuffer<PoolCounters> counters_;
