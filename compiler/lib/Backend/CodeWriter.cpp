@@ -251,6 +251,15 @@ void write_sequential_vertex_body(CodeWriter& out, const VertexLoop& loop,
   write_pre_and_rest(out, loop, 0, next_vertex);
 }
 
+void write_task_variables(CodeWriter& out, const VertexLoop& loop, bool with_end_flag) {
+  out.comment("The task's variables, which its parallel loops share.");
+  out.open("struct TaskVariables {");
+  for (const TaskVariable& v : loop.task_variables)
+    out.line(v.member + ";  // " + where(v.loc));
+  if (with_end_flag) out.line("bool irgl_task_ends;  // set by task code that ends the task");
+  out.close("};");
+}
+
 bool has_outlined_loops(const Module& module) {
   std::function<bool(const HostBlock&)> any = [&](const HostBlock& block) {
     for (const HostStmt& stmt : block)

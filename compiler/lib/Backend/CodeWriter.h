@@ -101,6 +101,10 @@ std::string driver_signature(const Module& module, bool with_defaults,
 // nested ifs), the edge loop as a plain for loop, post code.
 void write_sequential_vertex_body(CodeWriter& out, const VertexLoop& loop,
                                   const std::string& next_vertex);
+// A block task's variables, `struct TaskVariables { ... };`, and
+// `irgl_task_ends` when `with_end_flag` (the GPU's task code tells the
+// block's other threads that a `continue` ended the task).
+void write_task_variables(CodeWriter& out, const VertexLoop& loop, bool with_end_flag);
 // "for (Edge e : g.out_edges(n))"
 std::string edge_loop_header(const EdgeLoop& edge);
 

@@ -39,10 +39,20 @@ void write_kernel(CodeWriter& out, const Kernel& kernel) {
   const VertexLoop& loop = kernel.loop;
   out.comment(where(loop.loc) + ": " + loop.header);
   if (loop.domain == VertexDomain::tasks) {
+    if (loop.block_task()) write_task_variables(out, loop, false);
     out.comment("Tasks one at a time, the oldest first, until none is left.");
     out.open("while (!" + loop.pool + ".empty()) {");
     out.line("const " + loop.task_type + " " + loop.vertex_var + " = " + loop.pool + ".pop();");
-    write_sequential_vertex_body(out, loop, "continue");
+    if (loop.block_task()) {
+      out.line("[[maybe_unused]] TaskVariables irgl_task_variables{};");
+      for (const TaskStep& step : loop.task_steps) {
+        if (step.kind == TaskStep::Kind::parallel)
+          out.comment(where(step.loc) + ": a parallel loop, its iterations in order");
+        for (const CodeFragment& code : step.code) out.fragment(code);
+      }
+    } else {
+      write_sequential_vertex_body(out, loop, "continue");
+    }
     out.close();
     out.close();
     return;

@@ -2,6 +2,8 @@
 
 #include "CudaKernels.h"
 
+#include <algorithm>
+
 namespace irglc {
 
 namespace {
@@ -396,6 +398,47 @@ void write_launcher(CodeWriter& out, const Kernel& kernel, const BackendOptions&
   out.close();
 }
 
+bool ends_task(const TaskStep& step) {
+  return std::any_of(step.code.begin(), step.code.end(), [](const CodeFragment& code) {
+    return std::any_of(code.segments.begin(), code.segments.end(), [](const CodeSegment& s) {
+      return s.kind == CodeSegment::Kind::next_vertex;
+    });
+  });
+}
+
+// A block task's steps, run by every thread of the block: task code on
+// thread 0, parallel loops on all threads, a barrier between steps. The
+// task variables live in block-shared memory; a `continue` in task code
+// jumps past the step and, unless it is the last, sets irgl_task_ends,
+// which every thread reads after the barrier (the same value: no thread
+// returns alone).
+void write_block_task_steps(CodeWriter& out, const VertexLoop& loop) {
+  out.line("__shared__ alignas(TaskVariables) unsigned char irgl_task_storage[sizeof(TaskVariables)];");
+  out.line("[[maybe_unused]] TaskVariables& irgl_task_variables = *reinterpret_cast<TaskVariables*>(irgl_task_storage);");
+  std::vector<std::string> declared;
+  for (size_t k = 0; k < loop.task_steps.size(); ++k) {
+    const TaskStep& step = loop.task_steps[k];
+    const bool last = k + 1 == loop.task_steps.size();
+    const bool code = step.kind == TaskStep::Kind::code;
+    const bool ends = code && ends_task(step);
+    const std::string done = "irgl_step" + std::to_string(k + 1) + "_done";
+    out.comment(where(step.loc) + (code ? ": task code, on thread 0" : ": a parallel loop, on every thread"));
+    if (code) out.open("if (threadIdx.x == 0) {");
+    if (ends && !last) out.line("irgl_task_variables.irgl_task_ends = true;");
+    out.open("{");
+    for (const std::string& name : declared)
+      out.line("[[maybe_unused]] auto& " + name + " = irgl_task_variables." + name + ";");
+    for (const CodeFragment& fragment : step.code) out.fragment(fragment, "goto " + done);
+    out.close();
+    if (ends && !last) out.line("irgl_task_variables.irgl_task_ends = false;");
+    if (ends) out.line(done + ":;");
+    if (code) out.close();
+    if (!last) out.line("__syncthreads();");
+    if (ends && !last) out.line("if (irgl_task_variables.irgl_task_ends) return;");
+    declared.insert(declared.end(), step.declares.begin(), step.declares.end());
+  }
+}
+
 // A task kernel's Body: the task processor of gpu/tasks/task_pool.cuh,
 // run by one thread per task; `pool.push(t)` in the task code spawns.
 void write_task_body(CodeWriter& out, const Module& module, const Kernel& kernel,
@@ -403,10 +446,16 @@ void write_task_body(CodeWriter& out, const Module& module, const Kernel& kernel
   const VertexLoop& loop = kernel.loop;
   const std::string& task = loop.task_type;
   out.line();
-  out.comment(where(kernel.loc) + ": kernel " + kernel.name +
-              ", as a task processor: a task per thread (gpu/tasks/task_pool.cuh)");
+  out.comment(where(kernel.loc) + ": kernel " + kernel.name + ", as a task processor: " +
+              (loop.block_task() ? "a task per block, its parallel loops over the block's threads"
+                                 : "a task per thread") +
+              " (gpu/tasks/task_pool.cuh)");
   out.open("struct " + body_name(kernel) + " {");
   write_members(out, module, kernel, options);
+  if (loop.block_task()) {
+    out.line();
+    write_task_variables(out, loop, true);
+  }
   out.line();
   out.comment(where(loop.loc) + ": " + loop.header);
   out.open("__device__ void operator()(const " + task + "& irgl_task, const TaskSpawner<" + task +
@@ -414,7 +463,9 @@ void write_task_body(CodeWriter& out, const Module& module, const Kernel& kernel
   out.line("[[maybe_unused]] const TaskPush<" + task + "> " + loop.pool + "{irgl_spawn};");
   write_prologue(out, kernel);
   out.line("const " + task + " " + loop.vertex_var + " = irgl_task;");
-  for (const PreStep& step : loop.pre) out.fragment(step.code, "return", "return");
+  if (loop.block_task()) write_block_task_steps(out, loop);
+  else
+    for (const PreStep& step : loop.pre) out.fragment(step.code, "return", "return");
   out.close();
   if (!kernel.reductions_used.empty()) {
     out.comment("Each thread's partial reductions, flushed when its block leaves the pool.");
@@ -434,7 +485,8 @@ void write_task_launcher(CodeWriter& out, const Kernel& kernel, const BackendOpt
   out.open("void " + kernel.name + "(" + launcher_params(kernel) + out.run().parameter() + ") {");
   out.comment("The pool's GPU memory, kept between runs.");
   out.line("static TaskLauncher<" + loop.task_type + "> irgl_tasks;");
-  out.line("irgl_tasks.run<" + std::to_string(options.block_threads) + ">(\"" + kernel.name +
+  out.line("irgl_tasks.run<" + std::to_string(options.block_threads) +
+           (loop.block_task() ? ", TaskWidth::block" : "") + ">(\"" + kernel.name +
            "\", " + loop.pool + ", make_" + kernel.name + "(" +
            comma_separated(body_arguments(kernel)) + "), " + out.run().name +
            ");");

@@ -131,6 +131,8 @@ class DeviceCodeVisitor : public RecursiveASTVisitor<DeviceCodeVisitor> {
         context_.error(call->getBeginLoc(), "calls through function pointers are not supported in GPU code");
       return true;
     }
+    if (is_helper_ && dsl::prelude_function(call) == "parallel")
+      context_.error(call->getBeginLoc(), dsl::kParallelPlacement);
     check_callee(call, callee);
     return true;
   }

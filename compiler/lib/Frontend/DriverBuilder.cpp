@@ -190,6 +190,8 @@ class HostCodeVisitor : public RecursiveASTVisitor<HostCodeVisitor> {
   // takes them); one nested in host code would be applied unconditionally.
   bool VisitCallExpr(CallExpr* call) {
     if (dsl::prelude_function(call) == "require") report_nested_requirement(context_, call);
+    if (dsl::prelude_function(call) == "parallel")
+      context_.error(call->getBeginLoc(), dsl::kParallelPlacement);
     return true;
   }
 

@@ -139,4 +139,14 @@ std::optional<EdgeRangeInfo> edge_range(const CXXForRangeStmt* loop) {
   return info;
 }
 
+const CallExpr* parallel_range(const CXXForRangeStmt* loop) {
+  const auto* call = dyn_cast_or_null<CallExpr>(strip(loop->getRangeInit()));
+  return call && prelude_function(call) == "parallel" ? call : nullptr;
+}
+
+const char* const kParallelPlacement =
+    "'parallel(first, last)' is the range of a loop 'for (T i : parallel(first, last))' that is "
+    "a statement of a task loop's body itself: the threads of a block share its iterations, and "
+    "only there do they reach it together";
+
 }  // namespace irglc::dsl

@@ -70,6 +70,13 @@ struct EdgeRangeInfo {
 };
 std::optional<EdgeRangeInfo> edge_range(const clang::CXXForRangeStmt* loop);
 
+// `for (T i : parallel(first, last))`: the call to the prelude's
+// parallel(), else null. Such a loop, at the top level of a task loop's
+// body, makes the task a block task (docs/language.md#tasks).
+const clang::CallExpr* parallel_range(const clang::CXXForRangeStmt* loop);
+// What irglc says where parallel(first, last) appears anywhere else.
+extern const char* const kParallelPlacement;
+
 // Runs `traverse` one level deeper in `depth` (a visitor's count of the
 // loops, switches or functions it is inside); returns what it returns.
 template <class F>

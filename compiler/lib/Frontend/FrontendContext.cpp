@@ -49,6 +49,9 @@ FrontendContext::FrontendContext(ASTContext& ast, std::vector<SchedulePragma> pr
 }
 
 void FrontendContext::error(SourceLocation where, const std::string& message) {
+  // Code that two checks visit (a loop body and the kernel around it) is
+  // reported once.
+  if (!errors_reported_.insert({where.getRawEncoding(), message}).second) return;
   ast_.getDiagnostics().Report(where, error_id_) << message;
 }
 
@@ -159,5 +162,12 @@ void FrontendContext::replace(SourceRange range, const std::string& replacement)
 }
 
 std::string FrontendContext::type_name(QualType type) { return type.getAsString(policy_); }
+
+std::string FrontendContext::declaration(QualType type, const std::string& name) {
+  std::string text;
+  llvm::raw_string_ostream stream(text);
+  type.print(stream, policy_, name);
+  return stream.str();
+}
 
 }  // namespace irglc

@@ -31,6 +31,8 @@ class FrontendContext {
   void warning(clang::SourceLocation where, const std::string& message);
   void note(clang::SourceLocation where, const std::string& message);
   bool has_errors() const;
+  // Errors reported so far: a builder compares counts to see its own.
+  size_t errors_reported() const { return errors_reported_.size(); }
 
   SourceLoc loc(clang::SourceLocation where);
   bool in_main_file(clang::SourceLocation where);
@@ -54,6 +56,8 @@ class FrontendContext {
 
   // How a type is spelled in generated code.
   std::string type_name(clang::QualType type);
+  // A declaration of `name` with that type: "uint32_t counts[8]".
+  std::string declaration(clang::QualType type, const std::string& name);
 
   // File-scope NodeData and reductions, by declaration.
   std::map<const clang::VarDecl*, std::string> fields;
@@ -77,6 +81,7 @@ class FrontendContext {
   unsigned note_id_;
   std::vector<SchedulePragma> pragmas_;
   std::set<unsigned> run_arguments_;  // mark_run_argument's places (raw encodings)
+  std::set<std::pair<unsigned, std::string>> errors_reported_;  // (place, message)
 };
 
 }  // namespace irglc

@@ -107,6 +107,15 @@ struct LocalWrite {
   const Expr* write;  // the assignment, compound assignment, ++/-- or call
 };
 
+// What the code of a block task shares: its parallel loops (top-level
+// `for (T i : parallel(first, last))`) and its task variables (declared
+// at the top level of its body).
+struct BlockTaskScope {
+  std::set<const CXXForRangeStmt*> loops;
+  std::set<const VarDecl*> variables;
+  std::vector<const DeclStmt*> declarations;  // of the variables, in order
+};
+
 // Walks one region of a kernel (prologue, vertex-loop code or edge-loop
 // body), reporting races and misplaced control flow, turning `continue` (and
 // `return` in for_all_nodes bodies) that leave the parallel loop into holes,
@@ -133,6 +142,9 @@ class RegionVisitor : public RecursiveASTVisitor<RegionVisitor> {
 
   bool shouldVisitLambdaBody() const { return true; }
 
+  // Task code of a block task: its parallel loops may appear.
+  void set_block_task(const BlockTaskScope* block) { block_ = block; }
+
   // Loop, switch and function nesting decide what continue/break/return
   // bind to; lambdas and the member functions of local classes are
   // functions of their own.
@@ -141,6 +153,7 @@ class RegionVisitor : public RecursiveASTVisitor<RegionVisitor> {
   bool TraverseDoStmt(DoStmt* s) { return dsl::nested(loops_, [&] { return Base::TraverseDoStmt(s); }); }
   bool TraverseCXXForRangeStmt(CXXForRangeStmt* s) {
     if (s == region_root_) return Base::TraverseStmt(s->getBody());
+    if (block_ && block_->loops.count(s)) return traverse_parallel_loop(s);
     return dsl::nested(loops_, [&] { return Base::TraverseCXXForRangeStmt(s); });
   }
   bool TraverseSwitchStmt(SwitchStmt* s) { return dsl::nested(switches_, [&] { return Base::TraverseSwitchStmt(s); }); }
@@ -148,7 +161,7 @@ class RegionVisitor : public RecursiveASTVisitor<RegionVisitor> {
   bool TraverseCXXRecordDecl(CXXRecordDecl* d) { return dsl::nested(functions_, [&] { return Base::TraverseCXXRecordDecl(d); }); }
 
   bool VisitContinueStmt(ContinueStmt* s) {
-    if (loops_ > 0 || functions_ > 0) return true;
+    if (loops_ > 0 || functions_ > 0 || parallel_index_) return true;
     if (region_ == Region::edge) context_.mark_hole(s, CodeSegment::Kind::next_edge);
     else if (region_ == Region::vertex) context_.mark_hole(s, CodeSegment::Kind::next_vertex);
     return true;
@@ -158,8 +171,9 @@ class RegionVisitor : public RecursiveASTVisitor<RegionVisitor> {
     if (loops_ > 0 || switches_ > 0 || functions_ > 0) return true;
     context_.error(s->getBeginLoc(),
                    std::string("'break' out of a parallel ") +
-                       (region_ == Region::edge ? "edge" : loop_word()) +
-                       " loop is not supported: every iteration runs, in no particular order");
+                       (region_ == Region::edge ? "edge " : parallel_index_ ? "" : loop_word()) +
+                       (parallel_index_ || region_ == Region::edge ? "" : " ") +
+                       "loop is not supported: every iteration runs, in no particular order");
     return true;
   }
 
@@ -205,11 +219,15 @@ class RegionVisitor : public RecursiveASTVisitor<RegionVisitor> {
     if (!callee) return true;
     const std::string prelude = dsl::prelude_function(call);
     if (prelude.rfind("atomic_", 0) == 0) {
-      // Atomics may update vertex data anywhere; other targets are writes.
-      if (call->getNumArgs() > 0 && !dsl::field_access(call->getArg(0)))
+      // Atomics may update vertex data and task variables anywhere; other
+      // targets are writes.
+      if (call->getNumArgs() > 0 && !dsl::field_access(call->getArg(0)) &&
+          !task_variable(write_target(call->getArg(0)).var))
         check_write(call->getArg(0), call);
       return true;
     }
+    if (prelude == "parallel" && !parallel_loop_range(call))
+      context_.error(call->getBeginLoc(), dsl::kParallelPlacement);
     const unsigned first = isa<CXXOperatorCallExpr>(call) && isa<CXXMethodDecl>(callee) ? 1 : 0;
     for (unsigned i = first; i < call->getNumArgs() && i - first < callee->getNumParams(); ++i) {
       const QualType type = callee->getParamDecl(i - first)->getType();
@@ -282,6 +300,40 @@ class RegionVisitor : public RecursiveASTVisitor<RegionVisitor> {
   }
   const char* loop_word() const { return task_loop() ? "task" : "vertex"; }
 
+  bool task_variable(const VarDecl* var) const { return block_ && block_->variables.count(var); }
+  bool parallel_loop_range(const CallExpr* call) const {
+    return block_ && std::any_of(block_->loops.begin(), block_->loops.end(),
+                                 [&](const CXXForRangeStmt* loop) {
+                                   return dsl::parallel_range(loop) == call;
+                                 });
+  }
+
+  // A parallel loop's iterations: its own `continue`, no `break`, and
+  // writes to task variables only through atomics.
+  bool traverse_parallel_loop(CXXForRangeStmt* s) {
+    const VarDecl* outer_index = parallel_index_;
+    const int outer_loops = loops_, outer_switches = switches_;
+    parallel_index_ = s->getLoopVariable();
+    loops_ = switches_ = 0;
+    const bool result = Base::TraverseCXXForRangeStmt(s);
+    parallel_index_ = outer_index;
+    loops_ = outer_loops;
+    switches_ = outer_switches;
+    return result;
+  }
+
+  // A task may write an element of vertex data or an Array without an
+  // atomic where it owns the slot: at the index of its parallel loop, or
+  // at a position it claimed with `const ... i = atomic_add(...)`.
+  bool owned_slot(const Expr* index) const {
+    const VarDecl* var = dsl::referenced_var(index);
+    if (!var) return false;
+    if (parallel_index_ && var == parallel_index_) return true;
+    if (!var->getType().isConstQualified() || !var->hasInit()) return false;
+    const auto* claim = dyn_cast<CallExpr>(dsl::strip(var->getInit()));
+    return claim && dsl::prelude_function(claim) == "atomic_add";
+  }
+
   // `pool.push(task)`: in a task loop, to the pool it runs; in a vertex
   // loop, to a pool parameter (tasks for a task kernel to run later).
   void check_task_push(const CXXMemberCallExpr* call, const VarDecl* pool) {
@@ -306,10 +358,13 @@ class RegionVisitor : public RecursiveASTVisitor<RegionVisitor> {
         context_.error(lvalue->getBeginLoc(),
                        "write to '" + element + "' before the vertex loop: every thread would write it");
       } else if (task_loop()) {
-        context_.error(lvalue->getBeginLoc(),
-                       "non-atomic write to '" + element +
-                           "' in a task loop races: tasks run in parallel, in no particular "
-                           "order; use an atomic (atomic_min, atomic_add, atomic_exch, ...)");
+        if (!owned_slot(target.field->index))
+          context_.error(lvalue->getBeginLoc(),
+                         "non-atomic write to '" + element +
+                             "' in a task loop races: tasks run in parallel, in no particular "
+                             "order; use an atomic (atomic_min, atomic_add, atomic_exch, ...), "
+                             "or write at a slot the task owns: its parallel loop's index, or "
+                             "a position claimed with 'const auto i = atomic_add(...)'");
       } else if (region_ == Region::edge) {
         context_.error(lvalue->getBeginLoc(),
                        "non-atomic write to '" + element +
@@ -328,10 +383,18 @@ class RegionVisitor : public RecursiveASTVisitor<RegionVisitor> {
     }
     const VarDecl* var = target.var;
     if (!var) return;
-    if (var == vertex_) {
-      context_.error(lvalue->getBeginLoc(), std::string("the loop's ") + loop_word() +
+    if (var == vertex_ || (parallel_index_ && var == parallel_index_)) {
+      context_.error(lvalue->getBeginLoc(), std::string("the loop's ") +
+                                                (var == vertex_ ? loop_word() : "index") +
                                                 " variable '" + var->getNameAsString() +
                                                 "' cannot be changed");
+      return;
+    }
+    if (parallel_index_ && task_variable(var)) {
+      context_.error(lvalue->getBeginLoc(),
+                     "non-atomic write to task variable '" + var->getNameAsString() +
+                         "' inside a parallel loop races: the threads of a block run its "
+                         "iterations at once; use an atomic (atomic_add, atomic_min, ...)");
       return;
     }
     if (region_ != Region::prologue && per_thread_.count(var)) {
@@ -374,6 +437,8 @@ class RegionVisitor : public RecursiveASTVisitor<RegionVisitor> {
   const std::set<const VarDecl*>& vertex_locals_;
   const VarDecl* edge_var_;
   EdgeDirection direction_;
+  const BlockTaskScope* block_ = nullptr;
+  const VarDecl* parallel_index_ = nullptr;  // inside a parallel loop: its index
   int loops_ = 0, switches_ = 0, functions_ = 0;
 };
 
@@ -662,6 +727,14 @@ bool KernelBuilder::split_body(Scope& scope, const Stmt* body, VertexLoop& loop,
 
 bool KernelBuilder::build_vertex_loop(Scope& scope, const Stmt* loop_stmt, const Stmt* body,
                                       VertexLoop& loop, Kernel& kernel) {
+  if (loop.domain == VertexDomain::tasks) {
+    const std::vector<const Stmt*> statements = statements_of(body);
+    if (std::any_of(statements.begin(), statements.end(), [](const Stmt* stmt) {
+          const auto* range_for = dyn_cast<CXXForRangeStmt>(stmt);
+          return range_for && dsl::parallel_range(range_for);
+        }))
+      return build_block_task(scope, statements, loop, kernel);
+  }
   std::vector<const Stmt*> pre, guards, post;
   const CXXForRangeStmt* edge_stmt = nullptr;
   if (!split_body(scope, body, loop, pre, guards, post, edge_stmt)) return false;
@@ -742,6 +815,95 @@ bool KernelBuilder::build_vertex_loop(Scope& scope, const Stmt* loop_stmt, const
   for (const Stmt* stmt : post) loop.post.push_back(context_.fragment(stmt));
   if (loop.domain == VertexDomain::all_nodes)
     kernel.fields_written_whole = fields_written_whole(scope, loop, pre, guards, post);
+  return true;
+}
+
+bool KernelBuilder::build_block_task(Scope& scope, const std::vector<const Stmt*>& statements,
+                                     VertexLoop& loop, Kernel& kernel) {
+  const size_t errors_before = context_.errors_reported();
+  auto failed = [&] { return context_.errors_reported() > errors_before; };
+  BlockTaskScope block;
+  for (const Stmt* stmt : statements) {
+    const auto* range_for = dyn_cast<CXXForRangeStmt>(stmt);
+    if (range_for && dsl::parallel_range(range_for)) {
+      block.loops.insert(range_for);
+      continue;
+    }
+    const auto* decl_stmt = dyn_cast<DeclStmt>(stmt);
+    if (!decl_stmt) continue;
+    if (!decl_stmt->isSingleDecl()) {
+      context_.error(stmt->getBeginLoc(), "declare one task variable per statement: the "
+                                          "variables of a block task's body are shared by its "
+                                          "threads, and each declaration is copied into place");
+      continue;
+    }
+    const auto* var = dyn_cast<VarDecl>(decl_stmt->getSingleDecl());
+    if (!var || var->isStaticLocal() || var->isConstexpr()) {
+      context_.error(stmt->getBeginLoc(), "a block task's body declares variables only (no "
+                                          "types, aliases, static or constexpr variables): "
+                                          "declare those at file scope");
+      continue;
+    }
+    const QualType type = var->getType();
+    if (type->isReferenceType() || !type.isTriviallyCopyableType(context_.ast())) {
+      context_.error(var->getLocation(),
+                     "task variable '" + var->getNameAsString() + "' of type '" +
+                         context_.type_name(type) + "': the threads of a block task share its "
+                         "variables, which must be values of trivially copyable types");
+      continue;
+    }
+    block.variables.insert(var);
+    block.declarations.push_back(decl_stmt);
+  }
+  if (failed()) return false;
+
+  for (const Stmt* stmt : statements) {
+    RegionVisitor visitor(context_, Region::vertex, nullptr, scope.vertex, scope.iterated_worklist,
+                          scope.is_lambda, scope.per_thread, scope.vertex_locals, nullptr,
+                          EdgeDirection::out);
+    visitor.set_block_task(&block);
+    visitor.TraverseStmt(const_cast<Stmt*>(stmt));
+    for (const auto& f : visitor.fields_used) add_unique(kernel.fields_used, f);
+    for (const auto& r : visitor.reductions_used) add_unique(kernel.reductions_used, r);
+  }
+  if (failed()) return false;
+
+  // A task variable's declaration initialises a copy, which moves into the
+  // task's variables, and the name refers to that from here on.
+  for (const DeclStmt* decl_stmt : block.declarations) {
+    const auto* var = cast<VarDecl>(decl_stmt->getSingleDecl());
+    const std::string name = var->getNameAsString(), init = "irgl_init_" + name;
+    Qualifiers qualifiers;
+    const QualType member = context_.ast().getUnqualifiedArrayType(var->getType(), qualifiers);
+    loop.task_variables.push_back(
+        {name, context_.declaration(member, name), context_.loc(var->getLocation())});
+    context_.replace(SourceRange(var->getLocation()), init);
+    const std::string member_ref = "irgl_task_variables." + name;
+    const std::string binding =
+        (var->hasInit() ? " set_task_variable(" + member_ref + ", " + init + ");"
+                        : " (void)" + init + ";") +
+        " [[maybe_unused]]" + (var->getType().isConstQualified() ? " const" : "") + " auto& " +
+        name + " = " +
+        member_ref + ";";
+    context_.replace(SourceRange(decl_stmt->getEndLoc()), ";" + binding);
+  }
+
+  // All rewrites are in place: copy the code, step by step.
+  for (const Stmt* stmt : statements) {
+    const auto* range_for = dyn_cast<CXXForRangeStmt>(stmt);
+    const bool parallel = range_for && block.loops.count(range_for);
+    if (parallel || loop.task_steps.empty() ||
+        loop.task_steps.back().kind == TaskStep::Kind::parallel) {
+      TaskStep step;
+      step.kind = parallel ? TaskStep::Kind::parallel : TaskStep::Kind::code;
+      step.loc = context_.loc(stmt->getBeginLoc());
+      loop.task_steps.push_back(std::move(step));
+    }
+    TaskStep& step = loop.task_steps.back();
+    step.code.push_back(context_.fragment(stmt));
+    if (const auto* d = dyn_cast<DeclStmt>(stmt))
+      step.declares.push_back(cast<VarDecl>(d->getSingleDecl())->getNameAsString());
+  }
   return true;
 }
 

@@ -60,6 +60,10 @@ class KernelBuilder {
 
   bool build_vertex_loop(Scope& scope, const clang::Stmt* loop_stmt, const clang::Stmt* body,
                          VertexLoop& loop, Kernel& kernel);
+  // A task loop whose body holds parallel loops: its steps and task
+  // variables (VertexLoop::task_steps).
+  bool build_block_task(Scope& scope, const std::vector<const clang::Stmt*>& statements,
+                        VertexLoop& loop, Kernel& kernel);
   bool split_body(Scope& scope, const clang::Stmt* body, VertexLoop& loop,
                   std::vector<const clang::Stmt*>& pre, std::vector<const clang::Stmt*>& guards,
                   std::vector<const clang::Stmt*>& post, const clang::CXXForRangeStmt*& edge);

@@ -361,7 +361,15 @@ class Dumper {
       out_ << "  vertex-loop " << loop.vertex_var << " over "
            << (loop.domain == VertexDomain::all_nodes ? "nodes(" + loop.graph + ")"
                                                       : "worklist " + loop.worklist);
-    out_ << "  ; " << loop.loc.str() << "\n";
+    out_ << (loop.block_task() ? " (block task)" : "") << "  ; " << loop.loc.str() << "\n";
+    for (const auto& v : loop.task_variables)
+      out_ << "    task-variable " << v.member << "  ; " << v.loc.str() << "\n";
+    for (const auto& step : loop.task_steps) {
+      out_ << (step.kind == TaskStep::Kind::parallel ? "    parallel" : "    task-code");
+      for (const auto& name : step.declares) out_ << " declares " << name;
+      out_ << "  ; " << step.loc.str() << "\n";
+      for (const auto& fragment : step.code) code(fragment, "      ");
+    }
     for (const auto& step : loop.pre) {
       out_ << (step.kind == PreStep::Kind::guard ? "    guard\n" : "    pre\n");
       code(step.code, "      ");

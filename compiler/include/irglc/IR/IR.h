@@ -163,11 +163,33 @@ struct PreStep {
 
 enum class VertexDomain { all_nodes, worklist, tasks };
 
+// A variable declared at the top level of a block task's body: the task's
+// parallel loops share it (GPU: block-shared memory), so it is a member of
+// the task's variables and its declaration a copy into it.
+struct TaskVariable {
+  std::string name;
+  std::string member;  // the member's declaration: "uint32_t counts[8]"
+  SourceLoc loc;
+};
+
+// A step of a block task's body: code run once per task (GPU: by one
+// thread), or a top-level `for (T i : parallel(first, last))` whose
+// iterations the block's threads share. Steps run in order; a `continue`
+// in task code ends the task.
+struct TaskStep {
+  enum class Kind { code, parallel };
+  Kind kind = Kind::code;
+  SourceLoc loc;
+  std::vector<CodeFragment> code;     // the statements (parallel: the loop)
+  std::vector<std::string> declares;  // task variables declared here
+};
+
 // `for (Node n : g.nodes())`, `for (Node n : worklist)`, or a task loop
 // `for (Cell c : pool)` over a TaskPool parameter, which runs every task of
 // the pool and every task pushed to it, until none is left. A task loop's
 // body is sequential code per task: all of it is `pre` code (no guards,
-// no parallel edge loop), and `vertex_var` is the task.
+// no parallel edge loop), or task_steps for a block task, and
+// `vertex_var` is the task.
 struct VertexLoop {
   SourceLoc loc;
   std::string header;
@@ -180,6 +202,11 @@ struct VertexLoop {
   std::vector<PreStep> pre;
   std::optional<EdgeLoop> edge_loop;
   std::vector<CodeFragment> post;  // after the edge loop, under the guards
+  // A block task (a task loop whose body holds parallel loops): its body
+  // as steps instead of `pre`, and the variables the steps share.
+  std::vector<TaskStep> task_steps;
+  std::vector<TaskVariable> task_variables;
+  bool block_task() const { return !task_steps.empty(); }
 };
 
 // task_pool: `TaskPool<T>& pool` of a task kernel (var.type is T).

@@ -8,6 +8,8 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 // Relative, as all of the prelude's includes: irglc type-checks programs
 // with only this directory on the include path.
@@ -47,6 +49,16 @@ class IndexRange {
  private:
   T first_, last_;
 };
+
+// A block task's task variable (docs/language.md#tasks) lives in memory
+// that the task's parallel loops share; its declaration initialises a copy
+// first, which this moves there (arrays included: the types are trivially
+// copyable).
+template <class T>
+IRGL_HD void set_task_variable(T& variable, const T& value) {
+  static_assert(std::is_trivially_copyable_v<T>, "task variables are copied as bytes");
+  memcpy(&variable, &value, sizeof(T));
+}
 
 using NodeRange = IndexRange<Node>;
 using EdgeRange = IndexRange<Edge>;

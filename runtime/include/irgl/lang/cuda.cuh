@@ -458,6 +458,44 @@ class GridStrideRange {
   Map map_;
 };
 
+// `for (T i : parallel(first, last))` in a block task (generated code):
+// the threads of the block take indices first + threadIdx.x, then every
+// blockDim.x-th one, below last.
+template <class Index>
+class BlockStrideRange {
+ public:
+  class iterator {
+   public:
+    __device__ iterator(Index index, Index last) : index_(index), last_(last) {}
+    __device__ Index operator*() const { return index_; }
+    __device__ iterator& operator++() {
+      // Stop at last rather than step past the type's end.
+      index_ = last_ - index_ > Index(blockDim.x) ? Index(index_ + blockDim.x) : last_;
+      return *this;
+    }
+    __device__ bool operator!=(const iterator& end) const { return index_ < end.index_; }
+
+   private:
+    Index index_, last_;
+  };
+  __device__ BlockStrideRange(Index first, Index last) : first_(first), last_(last) {}
+  __device__ iterator begin() const {
+    const Index index = last_ - first_ > Index(threadIdx.x) ? Index(first_ + threadIdx.x) : last_;
+    return iterator(index, last_);
+  }
+  __device__ iterator end() const { return iterator(last_, last_); }
+
+ private:
+  Index first_, last_;
+};
+
+template <class First, class Last>
+__device__ BlockStrideRange<std::common_type_t<First, Last>> parallel(First first, Last last) {
+  using Index = std::common_type_t<First, Last>;
+  static_assert(std::is_integral_v<Index>, "parallel(first, last) takes integer bounds");
+  return {Index(first), Index(last) < Index(first) ? Index(first) : Index(last)};
+}
+
 struct IdentityMap {
   __device__ Node operator()(uint64_t i) const { return static_cast<Node>(i); }
 };

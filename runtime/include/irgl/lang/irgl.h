@@ -172,6 +172,17 @@ class TaskPool {
   std::deque<T> tasks_;
 };
 
+// `for (T i : parallel(first, last))` at the top level of a task loop's
+// body: the indices [first, last), whose iterations the threads of a
+// block share on the GPU (a block task, docs/language.md#tasks). Here
+// they run in order.
+template <class First, class Last>
+IndexRange<std::common_type_t<First, Last>> parallel(First first, Last last) {
+  using Index = std::common_type_t<First, Last>;
+  static_assert(std::is_integral_v<Index>, "parallel(first, last) takes integer bounds");
+  return {Index(first), Index(last) < Index(first) ? Index(first) : Index(last)};
+}
+
 // A global reduction (operations.h). Here it holds the value, and kernels
 // combine into it directly.
 template <class T, class Op>
