@@ -6,11 +6,13 @@
 #                 %examples lang-examples/
 #                 %cpu-cxx SRC -o OUT %cpu-libs    build a generated CPU program
 #                 %cuda-cxx SRC -o OUT %cuda-libs  build a generated CUDA program
+#                 %python   the Python that runs lit
 # Features:       datasets  the datasets directory exists
 #                 gpu       a CUDA GPU is usable (nvidia-smi lists one)
 import os
 import shutil
 import subprocess
+import sys
 
 import lit.formats
 
@@ -39,6 +41,7 @@ config.substitutions.append(("%cpu-libs", config.irgl_host_libs))
 config.substitutions.append(("%cuda-cxx", config.nvcc + " -O2 -std=c++17 --expt-relaxed-constexpr -arch=sm_" + config.cuda_arch + " -Xcompiler=-static-libstdc++,-static-libgcc " + config.irgl_includes))
 config.substitutions.append(("%cuda-libs", config.irgl_gpu_libs))
 config.substitutions.append(("%nvcc", config.nvcc))
+config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%cuda_arch", config.cuda_arch))
 
 if os.path.isdir(config.datasets_dir):

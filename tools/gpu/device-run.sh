@@ -14,8 +14,11 @@
 #   sanitize  compute-sanitizer memcheck and racecheck of every example under
 #             several schedules on karate and RMAT 12
 #   load      instrumented bfs/sssp on RMAT under TWC and ALB (load reports)
-#   tasks     the programs of tasks (four_in_a_row; bfs, sssp, cc and kcore as
-#             tasks) under every pool scheme against their CPU builds
+#   tasks     the programs of tasks without a graph (four_in_a_row, octree)
+#             under every pool scheme against their CPU builds, and the
+#             sanitizers on the game tree and the octree's block tasks
+#   task-graphs  bfs, sssp, cc and kcore as tasks under every pool scheme on
+#             every graph, against the checker and the CPU builds
 #   consumer  the lang-examples/consumer program (library mode)
 # Logs go to OUT_DIR; the last lines printed summarise each part.
 set -u
@@ -113,27 +116,48 @@ for part in "$@"; do
       done
       ;;
     tasks)
-      # Programs of tasks: every look-ahead of four-in-a-row and an opening
-      # under every pool scheme, against the CPU program; memcheck once;
-      # bfs, sssp, cc and kcore as tasks under every scheme on every graph,
-      # against the checker and the CPU builds.
+      # Programs of tasks: every look-ahead of four-in-a-row and an opening,
+      # and octrees of several sizes and both distributions, under every
+      # pool scheme, against the CPU programs; the sanitizers on small runs.
       schemes=(work-stealing static blocking-queue nonblocking-queue)
-      local_fail=0
-      for args in "--lookahead 1" "--lookahead 2" "--lookahead 3" "--lookahead 4" \
-          "--lookahead 5" "--lookahead 6" "--lookahead 5 --opening 4435"; do
-        "$bin/four_in_a_row-cpu" $args -o "$out/c4-cpu" --force > /dev/null 2>&1 || local_fail=1
-        for scheme in "${schemes[@]}"; do
-          "$bin/four_in_a_row-cuda" $args --task-pool $scheme --task-slots 65536 --runs 2 \
-            -o "$out/c4-gpu" --force > "$out/c4-gpu.log" 2>&1 || local_fail=1
-          for f in "" .score .leaves; do
-            cmp -s "$out/c4-cpu$f" "$out/c4-gpu$f" || { local_fail=1; echo "DIFF: $args $scheme $f"; }
+      # against_cpu PROGRAM "OUTPUTS" ARGS...: each ARGS (a string) under every
+      # scheme; OUTPUTS are the output files' suffixes ('-': the first).
+      against_cpu() {
+        local prog=$1 outputs=$2 fail=0 args scheme f
+        shift 2
+        for args in "$@"; do
+          "$bin/$prog-cpu" $args -o "$out/$prog-cpu" --force > /dev/null 2>&1 || fail=1
+          for scheme in "${schemes[@]}"; do
+            "$bin/$prog-cuda" $args --task-pool $scheme --task-slots 65536 --runs 2 \
+              -o "$out/$prog-gpu" --force > "$out/$prog-gpu.log" 2>&1 || fail=1
+            for f in $outputs; do
+              [ "$f" = - ] && f=
+              cmp -s "$out/$prog-cpu$f" "$out/$prog-gpu$f" || { fail=1; echo "DIFF: $prog $args $scheme $f"; }
+            done
           done
         done
-      done
-      note "tasks: four_in_a_row 7 cases x ${#schemes[@]} schemes against the CPU: $([ $local_fail = 0 ] && echo PASS || echo FAIL)"
+        note "tasks: $prog $# cases x ${#schemes[@]} schemes against the CPU: $([ $fail = 0 ] && echo PASS || echo FAIL)"
+      }
+      against_cpu four_in_a_row "- .score .leaves" "--lookahead 1" "--lookahead 2" "--lookahead 3" \
+        "--lookahead 4" "--lookahead 5" "--lookahead 6" "--lookahead 5 --opening 4435"
+      against_cpu octree "- .leaves .placed .deepest .signature" "--count 1" "--count 20000" \
+        "--count 3000 --leaf 1" "--count 3000 --clustered true --leaf 1" \
+        "--count 100000 --clustered true" "--count 1000000" "--count 1000000 --clustered true" \
+        "--count 15000000 --clustered true"
       compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/four_in_a_row-cuda" --lookahead 4 \
         > "$out/c4-memcheck.log" 2>&1
       note "tasks: memcheck exit $? $(grep 'ERROR SUMMARY' "$out/c4-memcheck.log")"
+      for tool in memcheck racecheck synccheck; do
+        for scheme in work-stealing static; do
+          timeout 300 compute-sanitizer --tool $tool --error-exitcode 9 "$bin/octree-cuda" \
+            --count 20000 --clustered true --leaf 8 --task-pool $scheme \
+            > "$out/octree-$tool-$scheme.log" 2>&1
+          note "tasks: octree $tool $scheme exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/octree-$tool-$scheme.log")"
+        done
+      done
+      ;;
+    task-graphs)
+      schemes=(work-stealing static blocking-queue nonblocking-queue)
       APPS="bfs sssp cc kcore" check tasks-graphs "tasks: bfs/sssp/cc/kcore as tasks" \
         $(for scheme in "${schemes[@]}"; do echo "tasks-cuda@task-pool=$scheme@task-slots=65536"; done) \
         tasks-cuda@task-chain=8@task-slots=65536
