@@ -19,6 +19,8 @@
 #             sanitizers on the game tree and the octree's block tasks
 #   task-graphs  bfs, sssp, cc and kcore as tasks under every pool scheme on
 #             every graph, against the checker and the CPU builds
+#   afforest  cc by union-find (cc-afforest-cuda) on every graph, against the
+#             checker and cc-cpu, and racecheck once
 #   consumer  the lang-examples/consumer program (library mode)
 # Logs go to OUT_DIR; the last lines printed summarise each part.
 set -u
@@ -161,6 +163,12 @@ for part in "$@"; do
       APPS="bfs sssp cc kcore" check tasks-graphs "tasks: bfs/sssp/cc/kcore as tasks" \
         $(for scheme in "${schemes[@]}"; do echo "tasks-cuda@task-pool=$scheme@task-slots=65536"; done) \
         tasks-cuda@task-chain=8@task-slots=65536
+      ;;
+    afforest)
+      APPS=cc check cc-afforest "cc by union-find (cc-afforest-cuda)" afforest-cuda
+      compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/cc-afforest-cuda" \
+        rmat:scale=12 --symmetrize > "$out/afforest-racecheck.log" 2>&1
+      note "afforest: racecheck exit $? $(grep 'RACECHECK SUMMARY' "$out/afforest-racecheck.log")"
       ;;
     consumer)
       "$bin/reachability" "$data/powerlaw/cnr-2000.txt.xz" 1 > "$out/consumer.log" 2>&1
