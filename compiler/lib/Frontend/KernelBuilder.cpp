@@ -107,6 +107,10 @@ struct LocalWrite {
   const Expr* write;  // the assignment, compound assignment, ++/-- or call
 };
 
+// Block-shared memory for a block task's variables: a block has 48 KiB of
+// static shared memory, and the pools keep their own state there too.
+constexpr uint64_t kTaskVariableBytes = 32 * 1024;
+
 // What the code of a block task shares: its parallel loops (top-level
 // `for (T i : parallel(first, last))`) and its task variables (declared
 // at the top level of its body).
@@ -823,6 +827,7 @@ bool KernelBuilder::build_block_task(Scope& scope, const std::vector<const Stmt*
   const size_t errors_before = context_.errors_reported();
   auto failed = [&] { return context_.errors_reported() > errors_before; };
   BlockTaskScope block;
+  uint64_t shared_bytes = 0;
   for (const Stmt* stmt : statements) {
     const auto* range_for = dyn_cast<CXXForRangeStmt>(stmt);
     if (range_for && dsl::parallel_range(range_for)) {
@@ -854,6 +859,15 @@ bool KernelBuilder::build_block_task(Scope& scope, const std::vector<const Stmt*
     }
     block.variables.insert(var);
     block.declarations.push_back(decl_stmt);
+    shared_bytes += context_.ast().getTypeSizeInChars(type).getQuantity();
+    if (shared_bytes > kTaskVariableBytes) {
+      context_.error(var->getLocation(),
+                     "the task variables up to '" + var->getNameAsString() + "' take " +
+                         std::to_string(shared_bytes) + " bytes of a block's shared memory; "
+                         "a block task may use at most " + std::to_string(kTaskVariableBytes) +
+                         " (keep large data in an Array)");
+      return false;
+    }
   }
   if (failed()) return false;
 
