@@ -260,6 +260,28 @@ std::vector<WrittenOutput> write_results(const std::string& output, bool force,
 }
 
 // Writes the target's load log, refusing to replace a file unless `force`.
+// Prints the energy of the timed runs (their total over their time: the
+// meter's counter is too coarse for one short run) and returns it for the
+// JSON report; null when the target measures no energy.
+nlohmann::ordered_json energy_report(const EnergyReading& last, const std::vector<double>& energies,
+                                     const std::vector<double>& times) {
+  if (!last.millijoules && last.why_not.empty()) return nullptr;
+  if (energies.size() != times.size()) {
+    std::printf("energy: not measured (%s)\n", last.why_not.c_str());
+    return {{"unavailable", last.why_not}};
+  }
+  double millijoules = 0, milliseconds = 0;
+  for (size_t i = 0; i < times.size(); ++i) {
+    millijoules += energies[i];
+    milliseconds += times[i];
+  }
+  const double per_run = millijoules / energies.size();
+  const double watts = milliseconds > 0 ? millijoules / milliseconds : 0;
+  std::printf("energy: %.3f mJ per run, %.1f W on average over the runs (%s)\n", per_run, watts,
+              last.source.c_str());
+  return {{"mJ_per_run", per_run}, {"watts", watts}, {"source", last.source}};
+}
+
 void write_load_report_file(const std::string& path, bool force, const ProgramTarget& target) {
   OutputFile file(path, force);
   std::ostringstream text;
@@ -403,7 +425,7 @@ int run_program(int argc, char** argv, const ProgramDescription& description,
       recorded_outputs().clear();
       target.run();
     }
-    std::vector<double> times;
+    std::vector<double> times, energies;
     nlohmann::ordered_json run_records = nlohmann::ordered_json::array();
     for (unsigned i = 0; i < runs; ++i) {
       nlohmann::ordered_json record;
@@ -411,6 +433,10 @@ int run_program(int argc, char** argv, const ProgramDescription& description,
       recorded_outputs().clear();
       times.push_back(target.run());
       record["ms"] = times.back();
+      if (const EnergyReading energy = target.last_run_energy(); energy.millijoules) {
+        energies.push_back(*energy.millijoules);
+        record["mJ"] = energies.back();
+      }
       run_records.push_back(std::move(record));
       // Six decimals below 0.1 ms, so that a run of a tiny graph never reads
       // as 0 (tools/bench divides by it).
@@ -419,6 +445,7 @@ int run_program(int argc, char** argv, const ProgramDescription& description,
     }
     const TimeSummary time_summary = summarize_times(times);
     print_time_summary(time_summary, times.size());
+    const nlohmann::ordered_json energy = energy_report(target.last_run_energy(), energies, times);
     const std::string run_summary = target.run_summary();
     std::istringstream summary_lines(run_summary);
     for (std::string line; std::getline(summary_lines, line);)
@@ -451,6 +478,7 @@ int run_program(int argc, char** argv, const ProgramDescription& description,
       for (const ProgramParameter& parameter : description.parameters)
         report["parameters"][parameter.name] = parameter_text(parameter);
       if (!run_summary.empty()) report["run_summary"] = run_summary;
+      if (!energy.is_null()) report["energy"] = energy;
       report["outputs"] = nlohmann::ordered_json::array();
       for (const WrittenOutput& file : written)
         report["outputs"].push_back({{"name", file.name}, {"path", file.path}});

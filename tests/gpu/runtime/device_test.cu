@@ -8,6 +8,7 @@
 #include "gpu_test.h"
 #include "irgl/gpu/check.h"
 #include "irgl/gpu/device_info.h"
+#include "irgl/gpu/energy.h"
 #include "irgl/gpu/timer.h"
 
 namespace irgl::gpu {
@@ -165,6 +166,27 @@ TEST(CudaEventTimer, RejectsMisuse) {
   EXPECT_GE(timer.elapsed_ms(), 0.0f);
   timer.start();  // a restart forgets the old stop
   EXPECT_THROW(timer.elapsed_ms(), std::logic_error);
+}
+
+// A block on every SM spinning for 200 ms: the GPU draws between 20 W
+// (near idle) and 1.5 kW (beyond any card) over it, by NVML's counter or
+// its power samples.
+TEST(EnergyMeter, MeasuresTheEnergyOfBusyKernels) {
+  IRGL_REQUIRE_GPU();
+  EnergyMeter meter;
+  ASSERT_TRUE(meter.available()) << meter.why_unavailable();
+  EXPECT_THROW(meter.stop(), std::logic_error);
+  meter.start();
+  CudaEventTimer timer;
+  timer.start();
+  spin_kernel<<<query_device().sm_count, 1>>>(cycles_for_ms(200));
+  IRGL_CUDA_CHECK_LAUNCH();
+  timer.stop();
+  const float ms = timer.elapsed_ms();
+  const double mj = meter.stop();
+  std::cout << "energy: " << mj << " mJ over " << ms << " ms (" << meter.source() << ")\n";
+  EXPECT_GT(mj, 20.0 * ms);
+  EXPECT_LT(mj, 1500.0 * ms);
 }
 
 }  // namespace

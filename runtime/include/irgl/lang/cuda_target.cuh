@@ -7,6 +7,7 @@
 
 #include "irgl/gpu/device_info.h"
 #include "irgl/gpu/schedule/load_log.h"
+#include "irgl/gpu/energy.h"
 #include "irgl/gpu/timer.h"
 #include "irgl/lang/cuda.cuh"
 #include "irgl/lang/cuda_run.h"
@@ -55,6 +56,7 @@ class CudaTarget : public ProgramTarget {
     gpu::UploadOptions options;
     options.reserve_bytes = footprint_.bytes(graph.num_vertices(), graph.num_edges());
     device_graph_ = gpu::DeviceGraph(graph, options);
+    if (!energy_) energy_.emplace();
     const CudaRun shapes = run_for(device_graph_);
     run_.out_degrees = shapes.out_degrees;
     run_.in_degrees = shapes.in_degrees;
@@ -66,12 +68,22 @@ class CudaTarget : public ProgramTarget {
     frontier_log_.clear();
     auto_log_.clear();
     pool_log_.clear();
+    const bool metered = energy_ && energy_->available();
+    if (metered) energy_->start();
     gpu::CudaEventTimer timer;
     timer.start();
     driver_(view_, run_);
     timer.stop();
     IRGL_CUDA_CHECK(cudaDeviceSynchronize());
+    last_energy_mj_.reset();
+    if (metered) last_energy_mj_ = energy_->stop();
     return timer.elapsed_ms();
+  }
+
+  EnergyReading last_run_energy() const override {
+    if (!energy_) return {};
+    if (!energy_->available()) return {std::nullopt, "", energy_->why_unavailable()};
+    return {last_energy_mj_, std::string("NVML ") + energy_->source(), ""};
   }
 
   std::vector<TargetOption> options(const ProgramDescription& description) override {
@@ -101,6 +113,8 @@ class CudaTarget : public ProgramTarget {
   gpu::FrontierLog frontier_log_;
   gpu::schedule::AutoLog auto_log_;
   gpu::tasks::PoolLog pool_log_;
+  std::optional<gpu::EnergyMeter> energy_;  // made in prepare(), once the GPU is known
+  std::optional<double> last_energy_mj_;
   gpu::DeviceGraph device_graph_;
   Graph view_;
 };

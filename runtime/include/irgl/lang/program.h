@@ -65,6 +65,15 @@ struct TargetOption {
   std::function<std::string(const std::string& value)> apply;
 };
 
+// The energy a target measured for its last run (GPU targets, through
+// NVML): `millijoules` when measured, else `why_not` says why (empty: the
+// target measures no energy, like the CPU target).
+struct EnergyReading {
+  std::optional<double> millijoules;
+  std::string source;  // "NVML total-energy counter", ...
+  std::string why_not;
+};
+
 // How one target runs the program.
 class ProgramTarget {
  public:
@@ -88,6 +97,8 @@ class ProgramTarget {
   // A line about the last run printed after the times (the frontier forms
   // its rounds took), or "".
   virtual std::string run_summary() const { return {}; }
+  // The energy of the last run, where the target measures it.
+  virtual EnergyReading last_run_energy() const { return {}; }
 };
 
 // Parses the command line, loads the graph, runs and reports. Returns the
