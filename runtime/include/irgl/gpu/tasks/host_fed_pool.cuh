@@ -1,0 +1,170 @@
+// Paper 004's persistent kernel fed by the host: as many blocks as are
+// resident take tasks from a host-fed queue (host_fed_queue.cuh) while the
+// host keeps submitting, until each block takes a HALT.
+//
+//   HostFedPool<Visit, Query> pool(options);    // the task types
+//   pool.start<256>(Processor{...});             // the kernel runs from here
+//   pool.submit(Visit{...});                     // any time, from one host thread
+//   pool.submit(Query{...});
+//   const HostFedStats stats = pool.finish();    // HALTs, then waits for the kernel
+//
+// The processor is called by every thread of the block that took the task,
+// as processor(const T&) for the task's type T (it may synchronize the
+// block). A block's thread 0 claims a position with one fetch-and-add,
+// polls the position's sequence number in mapped host memory with a
+// doubling back-off, and stages the task in shared memory.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <thread>
+
+#include "irgl/gpu/check.h"
+#include "irgl/gpu/device_buffer.h"
+#include "irgl/gpu/tasks/host_fed_queue.cuh"
+#include "irgl/gpu/tasks/pool.cuh"
+
+namespace irgl::gpu::tasks {
+
+struct HostFedOptions {
+  uint64_t capacity = 4096;  // queue slots: tasks submitted and not yet taken
+  unsigned blocks = 0;       // 0: as many as are resident at once
+  cudaStream_t stream = nullptr;
+};
+
+struct HostFedStats {
+  uint64_t tasks_run = 0;  // tasks processed (HALTs not counted)
+  unsigned blocks = 0;
+};
+
+#if defined(__CUDACC__)
+// Each block: take a task, run it with every thread, until a HALT.
+template <int BlockThreads, class Task, class Processor>
+__global__ void __launch_bounds__(BlockThreads)
+    host_fed_kernel(HostFedQueueView<Task> queue, Processor processor,
+                    unsigned long long* tasks_run) {
+  __shared__ Task current;
+  unsigned long long run = 0;  // thread 0's count
+  for (;;) {
+    if (threadIdx.x == 0) {
+      const unsigned long long position = queue.claim();
+      unsigned back_off_ns = 64;
+      while (!queue.ready(position)) {
+        __nanosleep(back_off_ns);
+        back_off_ns = std::min(back_off_ns * 2, 4096u);
+      }
+      current = queue.take(position);
+    }
+    __syncthreads();
+    if (current.halts()) break;  // every thread reads the same task
+    current.dispatch(processor);
+    run += threadIdx.x == 0;
+    __syncthreads();  // `current` is rewritten next
+  }
+  if (threadIdx.x == 0) atomicAdd(tasks_run, run);
+}
+#endif
+
+template <class... Types>
+class HostFedPool {
+ public:
+  using Task = QueuedTask<Types...>;
+
+  explicit HostFedPool(const HostFedOptions& options) : options_(options) {
+    if (options.capacity == 0) throw std::invalid_argument("HostFedPool: capacity must be at least 1");
+    IRGL_CUDA_CHECK(cudaHostAlloc(&slots_, sizeof(Task) * options.capacity, cudaHostAllocMapped));
+    IRGL_CUDA_CHECK(cudaHostAlloc(&sequence_, sizeof(unsigned long long) * options.capacity,
+                                  cudaHostAllocMapped));
+    counters_ = DeviceBuffer<unsigned long long>(2);  // next position, tasks run
+  }
+  ~HostFedPool() {
+    if (running_) {  // never leave a kernel polling freed memory
+      try {
+        finish();
+      } catch (...) {
+      }
+    }
+    cudaFreeHost(slots_);
+    cudaFreeHost(sequence_);
+  }
+  HostFedPool(const HostFedPool&) = delete;
+  HostFedPool& operator=(const HostFedPool&) = delete;
+
+#if defined(__CUDACC__)
+  // Launches the persistent kernel; tasks submitted from now on run.
+  template <int BlockThreads, class Processor>
+  void start(const Processor& processor) {
+    if (running_) throw std::logic_error("HostFedPool::start: already running");
+    const auto kernel = host_fed_kernel<BlockThreads, Task, Processor>;
+    blocks_ = options_.blocks ? options_.blocks : resident_blocks((const void*)kernel, BlockThreads);
+    reset_sequence(sequence_, options_.capacity);
+    submitted_ = 0;
+    counters_.zero();
+    IRGL_CUDA_CHECK(cudaDeviceSynchronize());  // the zeroed counters before the kernel reads them
+    Task* slots = nullptr;
+    unsigned long long* sequence = nullptr;
+    IRGL_CUDA_CHECK(cudaHostGetDevicePointer(&slots, slots_, 0));
+    IRGL_CUDA_CHECK(cudaHostGetDevicePointer(&sequence, sequence_, 0));
+    const HostFedQueueView<Task> device_view{slots, sequence, counters_.data(), options_.capacity};
+    kernel<<<blocks_, BlockThreads, 0, options_.stream>>>(device_view, processor,
+                                                          counters_.data() + 1);
+    IRGL_CUDA_CHECK_LAUNCH();
+    running_ = true;
+  }
+#endif
+
+  // Appends a task of one of Types, waiting while the queue is full.
+  template <class T>
+  void submit(const T& task) {
+    put(Task::make(task));
+  }
+
+  // One HALT per block, then waits for the kernel to end.
+  HostFedStats finish() {
+    if (!running_) throw std::logic_error("HostFedPool::finish: not started");
+    for (unsigned b = 0; b < blocks_; ++b) put(Task::halt());
+    running_ = false;
+    IRGL_CUDA_CHECK(cudaStreamSynchronize(options_.stream));
+    HostFedStats stats;
+    stats.tasks_run = counters_.download()[1];
+    stats.blocks = blocks_;
+    return stats;
+  }
+
+  bool running() const { return running_; }
+  unsigned blocks() const { return blocks_; }
+
+ private:
+  // The host's view: the same memory through host pointers.
+  HostFedQueueView<Task> host_view() {
+    return {slots_, sequence_, nullptr, options_.capacity};
+  }
+  // Waits while the ring is full, and notices a kernel that ended (a fault)
+  // instead of waiting for it forever.
+  void put(const Task& task) {
+    if (!running_) throw std::logic_error("HostFedPool::submit: not started");
+    const HostFedQueueView<Task> queue = host_view();
+    for (unsigned polls = 1; !queue.writable(submitted_); ++polls) {
+      if (polls % 4096 == 0 && cudaStreamQuery(options_.stream) != cudaErrorNotReady) {
+        running_ = false;
+        IRGL_CUDA_CHECK(cudaStreamSynchronize(options_.stream));  // throws the kernel's error
+        throw std::runtime_error("host-fed pool: the kernel ended before taking its tasks");
+      }
+      std::this_thread::yield();
+    }
+    queue.put(submitted_++, task);
+  }
+
+  HostFedOptions options_;
+  Task* slots_ = nullptr;                  // pinned, mapped
+  unsigned long long* sequence_ = nullptr;  // pinned, mapped
+  DeviceBuffer<unsigned long long> counters_;
+  unsigned long long submitted_ = 0;
+  unsigned blocks_ = 0;
+  bool running_ = false;
+};
+
+}  // namespace irgl::gpu::tasks

@@ -1,0 +1,114 @@
+// Paper 004's host-fed pool (irgl/gpu/tasks/host_fed_pool.cuh) on the GPU:
+// the host submits tasks of two types into a small ring while the
+// persistent kernel takes them, so host and device race on every slot;
+// every task must run exactly once, with every thread of its block.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "gpu_test.h"
+#include "irgl/gpu/device_buffer.h"
+#include "irgl/gpu/tasks/host_fed_pool.cuh"
+
+namespace irgl::gpu::tasks {
+namespace {
+
+constexpr int kThreads = 128;
+
+struct Visit {
+  uint32_t id;
+};
+struct Query {
+  uint64_t id;
+  uint32_t weight;
+};
+
+// Counts, per task id, the blocks' threads that ran it (kThreads each)
+// and, from thread 0, how often it ran (once) and its type's mark.
+struct Recorder {
+  unsigned* threads;
+  unsigned* runs;
+  unsigned* marks;
+  __device__ void operator()(const Visit& visit) const { record(visit.id, 1); }
+  __device__ void operator()(const Query& query) const { record(uint32_t(query.id), query.weight); }
+  __device__ void record(uint32_t id, unsigned mark) const {
+    atomicAdd(&threads[id], 1u);
+    if (threadIdx.x == 0) {
+      atomicAdd(&runs[id], 1u);
+      atomicAdd(&marks[id], mark);
+    }
+  }
+};
+
+struct Counts {
+  explicit Counts(size_t n) : threads(n), runs(n), marks(n) {
+    threads.zero();
+    runs.zero();
+    marks.zero();
+  }
+  Recorder recorder() { return {threads.data(), runs.data(), marks.data()}; }
+  DeviceBuffer<unsigned> threads, runs, marks;
+};
+
+void submit_all(HostFedPool<Visit, Query>& pool, uint32_t tasks, unsigned seed) {
+  std::mt19937 random(seed);
+  for (uint32_t id = 0; id < tasks; ++id) {
+    if (id % 3 == 0) pool.submit(Query{id, 7});
+    else pool.submit(Visit{id});
+    if (random() % 64 == 0) std::this_thread::yield();  // let the GPU drain the ring now and then
+  }
+}
+
+TEST(HostFedPool, EveryTaskRunsOnceWhileTheHostKeepsSubmitting) {
+  IRGL_REQUIRE_GPU();
+  constexpr uint32_t kTasks = 200000;
+  HostFedOptions options;
+  options.capacity = 64;  // wraps about every 64 tasks: host and device race on each slot
+  HostFedPool<Visit, Query> pool(options);
+  Counts counts(kTasks);
+  pool.start<kThreads>(counts.recorder());
+  submit_all(pool, kTasks, 3);
+  const HostFedStats stats = pool.finish();
+  EXPECT_EQ(stats.tasks_run, kTasks);
+  EXPECT_GT(stats.blocks, 0u);
+  const std::vector<unsigned> threads = counts.threads.download(), runs = counts.runs.download(),
+                              marks = counts.marks.download();
+  uint64_t wrong = 0;
+  for (uint32_t id = 0; id < kTasks; ++id)
+    wrong += runs[id] != 1 || threads[id] != kThreads || marks[id] != (id % 3 == 0 ? 7u : 1u);
+  EXPECT_EQ(wrong, 0u);
+}
+
+TEST(HostFedPool, RunsAgainAndFewBlocksTakeEveryTask) {
+  IRGL_REQUIRE_GPU();
+  HostFedOptions options;
+  options.capacity = 8;
+  options.blocks = 3;
+  HostFedPool<Visit, Query> pool(options);
+  for (int round = 0; round < 2; ++round) {
+    Counts counts(5000);
+    pool.start<kThreads>(counts.recorder());
+    submit_all(pool, 5000, round);
+    const HostFedStats stats = pool.finish();
+    EXPECT_EQ(stats.blocks, 3u);
+    EXPECT_EQ(stats.tasks_run, 5000u);
+    const std::vector<unsigned> runs = counts.runs.download();
+    EXPECT_EQ(std::count(runs.begin(), runs.end(), 1u), 5000);
+  }
+}
+
+TEST(HostFedPool, RejectsMisuse) {
+  IRGL_REQUIRE_GPU();
+  HostFedOptions options;
+  HostFedPool<Visit, Query> pool(options);
+  EXPECT_THROW(pool.submit(Visit{1}), std::logic_error);
+  EXPECT_THROW(pool.finish(), std::logic_error);
+  options.capacity = 0;
+  EXPECT_THROW((HostFedPool<Visit, Query>(options)), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace irgl::gpu::tasks
