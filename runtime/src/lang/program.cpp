@@ -163,6 +163,7 @@ class ResultFileWriter : public TypedOutputWriter<ResultFileWriter> {
   }
   void scalar(const std::string& name, uint64_t value) override { write_scalar(name, value); }
   void signed_scalar(const std::string& name, int64_t value) override { write_scalar(name, value); }
+  void real_scalar(const std::string& name, double value) override { write_scalar(name, value); }
 
   std::vector<WrittenOutput> written;
 
@@ -173,7 +174,9 @@ class ResultFileWriter : public TypedOutputWriter<ResultFileWriter> {
   template <class T>
   void write_scalar(const std::string& name, T value) {
     const std::string path = next_path(name);
-    if constexpr (std::is_signed_v<T>)
+    if constexpr (std::is_floating_point_v<T>)
+      write_real_scalar_result(path, algorithm_, value, vertices_, options_);
+    else if constexpr (std::is_signed_v<T>)
       write_signed_scalar_result(path, algorithm_, value, vertices_, options_);
     else
       write_scalar_result(path, algorithm_, value, vertices_, options_);

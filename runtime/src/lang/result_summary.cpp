@@ -1,6 +1,7 @@
 #include "result_summary.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -124,6 +125,14 @@ void ResultSummary::values(const std::string& name, const std::vector<T>& values
 void ResultSummary::scalar(const std::string& name, uint64_t value) {
   lines_.push_back("result " + name + ": " + std::to_string(value));
   json_.push_back({{"name", name}, {"value", value}, {"summary", std::to_string(value)}});
+}
+
+void ResultSummary::real_scalar(const std::string& name, double value) {
+  char text[32];
+  const char* end = std::to_chars(text, text + sizeof text, value).ptr;  // reads back exactly
+  const std::string shown(static_cast<const char*>(text), end);
+  lines_.push_back("result " + name + ": " + shown);
+  json_.push_back({{"name", name}, {"value", value}, {"summary", shown}});
 }
 
 void ResultSummary::signed_scalar(const std::string& name, int64_t value) {

@@ -28,6 +28,7 @@ class ResultSummary : public TypedOutputWriter<ResultSummary> {
   void values(const std::string& name, const std::vector<T>& values);
   void scalar(const std::string& name, uint64_t value) override;
   void signed_scalar(const std::string& name, int64_t value) override;
+  void real_scalar(const std::string& name, double value) override;
 
   // "result dist: 34 of 34 vertices reached, largest distance 5", one per output.
   const std::vector<std::string>& lines() const { return lines_; }

@@ -185,4 +185,9 @@ void write_signed_scalar_result(const std::string& path, std::string_view algori
   write_scalar(path, algorithm, value, num_vertices, options);
 }
 
+void write_real_scalar_result(const std::string& path, std::string_view algorithm, double value,
+                              uint64_t num_vertices, const ResultWriteOptions& options) {
+  write_scalar(path, algorithm, value, num_vertices, options);
+}
+
 }  // namespace irgl

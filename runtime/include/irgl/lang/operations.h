@@ -188,12 +188,15 @@ class Max : public Reduction<T, MaxOp> {
   using Reduction<T, MaxOp>::operator=;
 };
 
-// Makes an integer reduction's value a result of the program.
+// Makes a reduction's value a result of the program (a real one is
+// written in the shortest form that reads back to the same double).
 template <class T, class Op>
 void output(const Reduction<T, Op>& reduction) {
-  static_assert(std::is_integral_v<T>, "output() takes integer reductions");
+  static_assert(std::is_arithmetic_v<T>, "output() takes reductions of numbers");
   record_output(reduction.name(), [&reduction](OutputWriter& writer) {
-    if constexpr (std::is_signed_v<T>)
+    if constexpr (std::is_floating_point_v<T>)
+      writer.real_scalar(reduction.name(), static_cast<double>(reduction.value()));
+    else if constexpr (std::is_signed_v<T>)
       writer.signed_scalar(reduction.name(), static_cast<int64_t>(reduction.value()));
     else
       writer.scalar(reduction.name(), static_cast<uint64_t>(reduction.value()));

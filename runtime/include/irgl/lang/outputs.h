@@ -22,6 +22,7 @@ class OutputWriter {
   virtual void vertex_values(const std::string& name, const std::vector<double>& values) = 0;
   virtual void scalar(const std::string& name, uint64_t value) = 0;
   virtual void signed_scalar(const std::string& name, int64_t value) = 0;
+  virtual void real_scalar(const std::string& name, double value) = 0;
 };
 
 // An OutputWriter that takes vertex values of every type through one

@@ -67,6 +67,11 @@ void write_scalar_result(const std::string& path, std::string_view algorithm,
                          uint64_t value, uint64_t num_vertices,
                          const ResultWriteOptions& options = {});
 // The same for a signed value (a program's reduction of a signed type).
+// A real scalar (a floating-point reduction), in the shortest form that
+// reads back to the same double.
+void write_real_scalar_result(const std::string& path, std::string_view algorithm, double value,
+                              uint64_t num_vertices,
+                              const ResultWriteOptions& options = ResultWriteOptions());
 void write_signed_scalar_result(const std::string& path, std::string_view algorithm,
                                 int64_t value, uint64_t num_vertices,
                                 const ResultWriteOptions& options = {});
