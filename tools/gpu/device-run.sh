@@ -14,7 +14,8 @@
 #   sanitize  compute-sanitizer memcheck and racecheck of every example under
 #             several schedules on karate and RMAT 12
 #   load      instrumented bfs/sssp on RMAT under TWC and ALB (load reports)
-#   tasks     the programs of tasks without a graph (four_in_a_row, octree)
+#   tasks     the programs of tasks without a graph (four_in_a_row, octree,
+#             md_forces)
 #             under every pool scheme against their CPU builds, and the
 #             sanitizers on the game tree and the octree's block tasks
 #   task-graphs  bfs, sssp, cc and kcore as tasks under every pool scheme on
@@ -146,6 +147,19 @@ for part in "$@"; do
         "--count 3000 --leaf 1" "--count 3000 --clustered true --leaf 1" \
         "--count 100000 --clustered true" "--count 1000000" "--count 1000000 --clustered true" \
         "--count 15000000 --clustered true"
+      # Molecular dynamics sums reals in another order on the GPU: results
+      # within 1e-12 relative (the pairs exactly).
+      md_fail=0
+      for count in 2500 20000; do
+        "$bin/md-forces-cpu" --count $count > "$out/md-cpu.txt" 2>&1 || md_fail=1
+        for scheme in "${schemes[@]}"; do
+          "$bin/md-forces-cuda" --count $count --task-pool $scheme --runs 2 > "$out/md-gpu.txt" 2>&1 ||
+            md_fail=1
+          python3 "$here/../../tests/lit/irglc/examples/Inputs/close_results.py" "$out/md-gpu.txt" \
+            "$out/md-cpu.txt" || { md_fail=1; echo "DIFF: md_forces $count $scheme"; }
+        done
+      done
+      note "tasks: md_forces 2 sizes x ${#schemes[@]} schemes against the CPU: $([ $md_fail = 0 ] && echo PASS || echo FAIL)"
       compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/four_in_a_row-cuda" --lookahead 4 \
         > "$out/c4-memcheck.log" 2>&1
       note "tasks: memcheck exit $? $(grep 'ERROR SUMMARY' "$out/c4-memcheck.log")"
