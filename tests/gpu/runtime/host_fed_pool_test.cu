@@ -100,6 +100,35 @@ TEST(HostFedPool, RunsAgainAndFewBlocksTakeEveryTask) {
   }
 }
 
+TEST(HostFedPool, FourRingsFedByFourHostThreads) {
+  IRGL_REQUIRE_GPU();
+  constexpr uint32_t kPerThread = 50000;
+  constexpr unsigned kQueues = 4;
+  HostFedOptions options;
+  options.capacity = 32;
+  options.queues = kQueues;
+  HostFedPool<Visit, Query> pool(options);
+  Counts counts(kPerThread * kQueues);
+  pool.start<kThreads>(counts.recorder());
+  std::vector<std::thread> producers;
+  for (unsigned q = 0; q < kQueues; ++q)
+    producers.emplace_back([&, q] {
+      for (uint32_t i = 0; i < kPerThread; ++i) {
+        const uint32_t id = q * kPerThread + i;
+        if (id % 3 == 0) pool.submit(Query{id, 7}, q);
+        else pool.submit(Visit{id}, q);
+      }
+    });
+  for (std::thread& producer : producers) producer.join();
+  const HostFedStats stats = pool.finish();
+  EXPECT_EQ(stats.tasks_run, uint64_t(kPerThread) * kQueues);
+  const std::vector<unsigned> runs = counts.runs.download(), marks = counts.marks.download();
+  uint64_t wrong = 0;
+  for (uint32_t id = 0; id < kPerThread * kQueues; ++id)
+    wrong += runs[id] != 1 || marks[id] != (id % 3 == 0 ? 7u : 1u);
+  EXPECT_EQ(wrong, 0u);
+}
+
 TEST(HostFedPool, RejectsMisuse) {
   IRGL_REQUIRE_GPU();
   HostFedOptions options;
@@ -108,6 +137,15 @@ TEST(HostFedPool, RejectsMisuse) {
   EXPECT_THROW(pool.finish(), std::logic_error);
   options.capacity = 0;
   EXPECT_THROW((HostFedPool<Visit, Query>(options)), std::invalid_argument);
+  options.capacity = 8;
+  options.queues = 4;
+  options.blocks = 2;  // two rings would have no reader
+  EXPECT_THROW((HostFedPool<Visit, Query>(options)), std::invalid_argument);
+  options.blocks = 0;
+  HostFedPool<Visit, Query> four(options);
+  four.start<kThreads>(Recorder{nullptr, nullptr, nullptr});
+  EXPECT_THROW(four.submit(Visit{0}, 4), std::invalid_argument);
+  EXPECT_EQ(four.finish().tasks_run, 0u);
 }
 
 }  // namespace

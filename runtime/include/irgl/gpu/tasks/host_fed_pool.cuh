@@ -13,14 +13,22 @@
 // block). A block's thread 0 claims a position with one fetch-and-add,
 // polls the position's sequence number in mapped host memory with a
 // doubling back-off, and stages the task in shared memory.
+//
+// With HostFedOptions::queues = Q, there are Q rings: block b takes from
+// ring b % Q, and submit(task, q) feeds ring q, so Q host threads can feed
+// the GPU at once (each ring has one producer at a time) and the blocks'
+// claims spread over Q counters.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "irgl/gpu/check.h"
 #include "irgl/gpu/device_buffer.h"
@@ -30,8 +38,9 @@
 namespace irgl::gpu::tasks {
 
 struct HostFedOptions {
-  uint64_t capacity = 4096;  // queue slots: tasks submitted and not yet taken
-  unsigned blocks = 0;       // 0: as many as are resident at once
+  uint64_t capacity = 4096;  // slots per queue: tasks submitted and not yet taken
+  unsigned queues = 1;       // rings; block b takes from ring b % queues
+  unsigned blocks = 0;       // 0: as many as are resident at once (at least `queues`)
   cudaStream_t stream = nullptr;
 };
 
@@ -44,9 +53,13 @@ struct HostFedStats {
 // Each block: take a task, run it with every thread, until a HALT.
 template <int BlockThreads, class Task, class Processor>
 __global__ void __launch_bounds__(BlockThreads)
-    host_fed_kernel(HostFedQueueView<Task> queue, Processor processor,
+    host_fed_kernel(HostFedQueueView<Task> rings, unsigned queues, Processor processor,
                     unsigned long long* tasks_run) {
   __shared__ Task current;
+  const unsigned ring = blockIdx.x % queues;
+  const HostFedQueueView<Task> queue{rings.slots + ring * rings.capacity,
+                                     rings.sequence + ring * rings.capacity, rings.next + ring,
+                                     rings.capacity};
   unsigned long long run = 0;  // thread 0's count
   for (;;) {
     if (threadIdx.x == 0) {
@@ -75,10 +88,15 @@ class HostFedPool {
 
   explicit HostFedPool(const HostFedOptions& options) : options_(options) {
     if (options.capacity == 0) throw std::invalid_argument("HostFedPool: capacity must be at least 1");
-    IRGL_CUDA_CHECK(cudaHostAlloc(&slots_, sizeof(Task) * options.capacity, cudaHostAllocMapped));
-    IRGL_CUDA_CHECK(cudaHostAlloc(&sequence_, sizeof(unsigned long long) * options.capacity,
+    if (options.queues == 0) throw std::invalid_argument("HostFedPool: queues must be at least 1");
+    if (options.blocks && options.blocks < options.queues)
+      throw std::invalid_argument("HostFedPool: fewer blocks than queues leaves a queue unread");
+    const uint64_t slots = options.capacity * options.queues;
+    IRGL_CUDA_CHECK(cudaHostAlloc(&slots_, sizeof(Task) * slots, cudaHostAllocMapped));
+    IRGL_CUDA_CHECK(cudaHostAlloc(&sequence_, sizeof(unsigned long long) * slots,
                                   cudaHostAllocMapped));
-    counters_ = DeviceBuffer<unsigned long long>(2);  // next position, tasks run
+    counters_ = DeviceBuffer<unsigned long long>(options.queues + 1);  // next per queue, tasks run
+    submitted_.assign(options.queues, 0);
   }
   ~HostFedPool() {
     if (running_) {  // never leave a kernel polling freed memory
@@ -100,54 +118,64 @@ class HostFedPool {
     if (running_) throw std::logic_error("HostFedPool::start: already running");
     const auto kernel = host_fed_kernel<BlockThreads, Task, Processor>;
     blocks_ = options_.blocks ? options_.blocks : resident_blocks((const void*)kernel, BlockThreads);
-    reset_sequence(sequence_, options_.capacity);
-    submitted_ = 0;
+    blocks_ = std::max(blocks_, options_.queues);
+    for (unsigned q = 0; q < options_.queues; ++q)
+      reset_sequence(sequence_ + q * options_.capacity, options_.capacity);
+    std::fill(submitted_.begin(), submitted_.end(), 0);
     counters_.zero();
     IRGL_CUDA_CHECK(cudaDeviceSynchronize());  // the zeroed counters before the kernel reads them
     Task* slots = nullptr;
     unsigned long long* sequence = nullptr;
     IRGL_CUDA_CHECK(cudaHostGetDevicePointer(&slots, slots_, 0));
     IRGL_CUDA_CHECK(cudaHostGetDevicePointer(&sequence, sequence_, 0));
-    const HostFedQueueView<Task> device_view{slots, sequence, counters_.data(), options_.capacity};
-    kernel<<<blocks_, BlockThreads, 0, options_.stream>>>(device_view, processor,
-                                                          counters_.data() + 1);
+    const HostFedQueueView<Task> rings{slots, sequence, counters_.data(), options_.capacity};
+    kernel<<<blocks_, BlockThreads, 0, options_.stream>>>(rings, options_.queues, processor,
+                                                          counters_.data() + options_.queues);
     IRGL_CUDA_CHECK_LAUNCH();
     running_ = true;
   }
 #endif
 
-  // Appends a task of one of Types, waiting while the queue is full.
+  // Appends a task of one of Types to ring `queue`, waiting while it is
+  // full. One thread at a time per ring.
   template <class T>
-  void submit(const T& task) {
-    put(Task::make(task));
+  void submit(const T& task, unsigned queue = 0) {
+    if (queue >= options_.queues)
+      throw std::invalid_argument("HostFedPool::submit: queue " + std::to_string(queue) +
+                                  " of " + std::to_string(options_.queues));
+    put(Task::make(task), queue);
   }
 
-  // One HALT per block, then waits for the kernel to end.
+  // One HALT per block (on its ring), then waits for the kernel to end.
+  // Call it once every submitting thread is done.
   HostFedStats finish() {
     if (!running_) throw std::logic_error("HostFedPool::finish: not started");
-    for (unsigned b = 0; b < blocks_; ++b) put(Task::halt());
+    for (unsigned b = 0; b < blocks_; ++b) put(Task::halt(), b % options_.queues);
     running_ = false;
     IRGL_CUDA_CHECK(cudaStreamSynchronize(options_.stream));
     HostFedStats stats;
-    stats.tasks_run = counters_.download()[1];
+    stats.tasks_run = counters_.download()[options_.queues];
     stats.blocks = blocks_;
     return stats;
   }
 
   bool running() const { return running_; }
   unsigned blocks() const { return blocks_; }
+  unsigned queues() const { return options_.queues; }
 
  private:
-  // The host's view: the same memory through host pointers.
-  HostFedQueueView<Task> host_view() {
-    return {slots_, sequence_, nullptr, options_.capacity};
+  // The host's view of ring q: the same memory through host pointers.
+  HostFedQueueView<Task> host_view(unsigned q) {
+    return {slots_ + q * options_.capacity, sequence_ + q * options_.capacity, nullptr,
+            options_.capacity};
   }
   // Waits while the ring is full, and notices a kernel that ended (a fault)
   // instead of waiting for it forever.
-  void put(const Task& task) {
+  void put(const Task& task, unsigned q) {
     if (!running_) throw std::logic_error("HostFedPool::submit: not started");
-    const HostFedQueueView<Task> queue = host_view();
-    for (unsigned polls = 1; !queue.writable(submitted_); ++polls) {
+    const HostFedQueueView<Task> queue = host_view(q);
+    unsigned long long& position = submitted_[q];
+    for (unsigned polls = 1; !queue.writable(position); ++polls) {
       if (polls % 4096 == 0 && cudaStreamQuery(options_.stream) != cudaErrorNotReady) {
         running_ = false;
         IRGL_CUDA_CHECK(cudaStreamSynchronize(options_.stream));  // throws the kernel's error
@@ -155,16 +183,16 @@ class HostFedPool {
       }
       std::this_thread::yield();
     }
-    queue.put(submitted_++, task);
+    queue.put(position++, task);
   }
 
   HostFedOptions options_;
   Task* slots_ = nullptr;                  // pinned, mapped
   unsigned long long* sequence_ = nullptr;  // pinned, mapped
   DeviceBuffer<unsigned long long> counters_;
-  unsigned long long submitted_ = 0;
+  std::vector<unsigned long long> submitted_;  // per ring: the next position to write
   unsigned blocks_ = 0;
-  bool running_ = false;
+  std::atomic<bool> running_{false};  // read by every submitting thread
 };
 
 }  // namespace irgl::gpu::tasks
