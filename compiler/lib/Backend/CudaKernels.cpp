@@ -406,6 +406,14 @@ bool ends_task(const TaskStep& step) {
   });
 }
 
+// Whether a step other than the last may end the task (task code with a
+// `continue`): then the other threads need irgl_task_ends.
+bool ends_before_last_step(const VertexLoop& loop) {
+  return std::any_of(loop.task_steps.begin(), loop.task_steps.end() - 1, [](const TaskStep& step) {
+    return step.kind == TaskStep::Kind::code && ends_task(step);
+  });
+}
+
 // A block task's steps, run by every thread of the block: task code on
 // thread 0, parallel loops on all threads, a barrier between steps. The
 // task variables live in block-shared memory; a `continue` in task code
@@ -454,7 +462,7 @@ void write_task_body(CodeWriter& out, const Module& module, const Kernel& kernel
   write_members(out, module, kernel, options);
   if (loop.block_task()) {
     out.line();
-    write_task_variables(out, loop, true);
+    write_task_variables(out, loop, ends_before_last_step(loop));
   }
   out.line();
   out.comment(where(loop.loc) + ": " + loop.header);
