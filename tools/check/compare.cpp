@@ -1,5 +1,6 @@
 #include "compare.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -151,6 +152,71 @@ Verdict compare_membership(const std::vector<uint32_t>& core_number, uint64_t k,
   return mismatches.finish(value_count_summary(mismatches.count(), got.size(), "differ") +
                            "; the " + std::to_string(k) + "-core has " +
                            std::to_string(members) + " vertices");
+}
+
+Verdict check_independent_set(const UndirectedGraph& graph, const std::vector<uint64_t>& got,
+                              uint64_t max_shown) {
+  const CsrGraph& csr = graph.csr();
+  require_same_size(csr.num_vertices(), got.size());
+  MismatchRecorder mismatches(max_shown);
+  uint64_t members = 0;
+  for (VertexId v = 0; v < got.size(); ++v) {
+    if (got[v] > 1) {
+      mismatches.add(v, [&] { return "value " + std::to_string(got[v]) + " is not 0 or 1"; });
+      continue;
+    }
+    members += got[v];
+    VertexId member_neighbour = v;
+    for (uint64_t e = csr.out_offsets[v]; e < csr.out_offsets[v + 1]; ++e)
+      if (csr.out_targets[e] != v && got[csr.out_targets[e]] == 1) {
+        member_neighbour = csr.out_targets[e];
+        break;
+      }
+    const bool has_member_neighbour = member_neighbour != v;
+    if (got[v] == 1 && has_member_neighbour)
+      mismatches.add(v, [&] {
+        return "in the set with its neighbour " + std::to_string(member_neighbour);
+      });
+    else if (got[v] == 0 && !has_member_neighbour)
+      mismatches.add(v, [] { return "out of the set, and so is every neighbour (not maximal)"; });
+  }
+  return mismatches.finish(
+      mismatches.count() == 0
+          ? "a maximal independent set of " + std::to_string(members) + " of " +
+                std::to_string(got.size()) + " vertices"
+          : std::to_string(mismatches.count()) + " of " + std::to_string(got.size()) +
+                " vertices break independence or maximality");
+}
+
+Verdict check_coloring(const UndirectedGraph& graph, const std::vector<int64_t>& got,
+                       uint64_t max_shown) {
+  const CsrGraph& csr = graph.csr();
+  require_same_size(csr.num_vertices(), got.size());
+  MismatchRecorder mismatches(max_shown);
+  std::vector<int64_t> colours;
+  for (VertexId v = 0; v < got.size(); ++v) {
+    if (got[v] < 0) {
+      mismatches.add(v, [&] { return "colour " + std::to_string(got[v]) + " is negative"; });
+      continue;
+    }
+    colours.push_back(got[v]);
+    for (uint64_t e = csr.out_offsets[v]; e < csr.out_offsets[v + 1]; ++e) {
+      const VertexId u = csr.out_targets[e];
+      if (u == v || got[u] != got[v]) continue;
+      mismatches.add(v, [&] {
+        return "colour " + std::to_string(got[v]) + ", as its neighbour " + std::to_string(u);
+      });
+      break;
+    }
+  }
+  std::sort(colours.begin(), colours.end());
+  const uint64_t distinct = std::unique(colours.begin(), colours.end()) - colours.begin();
+  return mismatches.finish(
+      mismatches.count() == 0
+          ? "a proper colouring of " + std::to_string(got.size()) + " vertices with " +
+                std::to_string(distinct) + " colours"
+          : std::to_string(mismatches.count()) + " of " + std::to_string(got.size()) +
+                " vertices share a colour with a neighbour or have none");
 }
 
 Verdict compare_count(uint64_t expected, uint64_t got) {

@@ -38,6 +38,19 @@ Verdict compare_partitions(const Components& expected, const std::vector<int64_t
 Verdict compare_membership(const std::vector<uint32_t>& core_number, uint64_t k,
                            const std::vector<uint64_t>& got, uint64_t max_shown);
 
+// mis: got[v] is 1 for the members of a maximal independent set of the
+// undirected view and 0 for the others: no two members are neighbours, and
+// every other vertex has a member neighbour. (Any such set passes: there
+// is no single right answer.)
+Verdict check_independent_set(const UndirectedGraph& graph, const std::vector<uint64_t>& got,
+                              uint64_t max_shown);
+
+// coloring: got[v] is a colour (a non-negative integer) such that no two
+// neighbours of the undirected view share one. (Any proper colouring
+// passes; the summary counts the colours.)
+Verdict check_coloring(const UndirectedGraph& graph, const std::vector<int64_t>& got,
+                       uint64_t max_shown);
+
 // tc and other scalar results: equal.
 Verdict compare_count(uint64_t expected, uint64_t got);
 

@@ -32,8 +32,9 @@ constexpr int kExitCannotCheck = 2;
 
 // The algorithms irgl-check verifies (the result format also knows "vector",
 // which is an input, not a result to check).
-constexpr std::string_view kAlgorithms[] = {"bfs", "sssp", "cc", "pr", "kcore", "tc", "spmv"};
-constexpr const char* kAlgorithmList = "bfs, sssp, cc, pr, kcore, tc or spmv";
+constexpr std::string_view kAlgorithms[] = {"bfs", "sssp",  "cc",  "pr",      "kcore",
+                                             "tc",  "spmv", "mis", "coloring"};
+constexpr const char* kAlgorithmList = "bfs, sssp, cc, pr, kcore, tc, spmv, mis or coloring";
 
 constexpr double kDefaultPagerankTolerance = 1e-4;
 constexpr double kDefaultSpmvTolerance = 1e-5;
@@ -61,6 +62,11 @@ constexpr const char* kRules =
     "  kcore  1 for the vertices of the --k core of the undirected simple view,\n"
     "         0 for the others; every value equal\n"
     "  tc     number of triangles of the undirected simple view; equal\n"
+    "  mis    1 for the members of a maximal independent set of the undirected\n"
+    "         view, 0 for the others: no two members adjacent, every other vertex\n"
+    "         next to a member (any such set passes)\n"
+    "  coloring  a colour (integer >= 0) per vertex, neighbours of the undirected\n"
+    "         view differing (any proper colouring passes; colours are counted)\n"
     "  spmv   y = A x, A[u][v] = weight of edge u->v (1 if unweighted, parallel\n"
     "         edges summed), x[j] = 1 + (j mod 7)/8 or --x FILE; passes when every\n"
     "         |result_i - y_i| <= T * sum_j |A_ij x_j| + 1e-6, T = --tolerance\n"
@@ -213,6 +219,11 @@ Verdict check_result(const CheckSettings& settings, const ResultFile& result,
     return compare_membership(reference_core_numbers(UndirectedGraph(graph)), *settings.k,
                               result.unsigned_values, settings.max_shown);
   }
+  if (algorithm == "mis")
+    return check_independent_set(UndirectedGraph(graph), result.unsigned_values,
+                                 settings.max_shown);
+  if (algorithm == "coloring")
+    return check_coloring(UndirectedGraph(graph), result.signed_values, settings.max_shown);
   if (algorithm == "tc")
     return compare_count(reference_triangles(UndirectedGraph(graph)),
                          result.unsigned_values.at(0));

@@ -85,11 +85,11 @@ for part in "$@"; do
       sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
       : > "$out/sanitize.log"
       jobs=()
-      for app in bfs sssp cc pr kcore tc spmv; do
+      for app in bfs sssp cc pr kcore tc spmv mis coloring; do
         case $app in
           bfs) opts="--source 0" ;; sssp) opts="--source 0 --weights=hash:20" ;;
           cc) opts="--symmetrize" ;; kcore) opts="--simple --k 3" ;;
-          tc) opts="--simple" ;; spmv) opts="--weights=unit" ;; *) opts="" ;;
+          tc|mis|coloring) opts="--simple" ;; spmv) opts="--weights=unit" ;; *) opts="" ;;
         esac
         for build in ${SANITIZE_BUILDS:-cuda-alb cuda-alb-t64 cuda-twc cuda-warp cuda-block cuda-group64 cuda-lb cuda-merge-path}; do
           # karate, and an RMAT graph whose hubs take TWC's block and warp

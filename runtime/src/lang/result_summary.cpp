@@ -36,9 +36,11 @@ void summarize_distances(const std::vector<T>& values, uint64_t vertices, std::s
   json["largest_distance"] = farthest;
 }
 
-// cc: how many components and the largest.
+// cc: how many components and the largest (coloring: colours, the
+// `group` of its result format).
 template <class T>
-void summarize_labels(std::vector<T> labels, std::string& line, nlohmann::ordered_json& json) {
+void summarize_labels(std::vector<T> labels, std::string_view group, std::string& line,
+                      nlohmann::ordered_json& json) {
   std::sort(labels.begin(), labels.end());
   uint64_t components = 0, largest = 0;
   for (size_t i = 0; i < labels.size();) {
@@ -48,10 +50,11 @@ void summarize_labels(std::vector<T> labels, std::string& line, nlohmann::ordere
     largest = std::max<uint64_t>(largest, j - i);
     i = j;
   }
-  line = std::to_string(components) + (components == 1 ? " component" : " components") +
+  const std::string noun(group);
+  line = std::to_string(components) + " " + noun + (components == 1 ? "" : "s") +
          ", the largest of " + std::to_string(largest) + " vertices";
-  json["components"] = components;
-  json["largest_component"] = largest;
+  json[noun + "s"] = components;
+  json["largest_" + noun] = largest;
 }
 
 // pr, spmv and anything real: the sum and the largest value.
@@ -111,7 +114,9 @@ void ResultSummary::values(const std::string& name, const std::vector<T>& values
   } else {
     switch (syntax) {
       case ValueSyntax::distance: summarize_distances(values, vertices_, line, entry); break;
-      case ValueSyntax::label: summarize_labels(values, line, entry); break;
+      case ValueSyntax::label:
+        summarize_labels(values, format ? format->label_group : "component", line, entry);
+        break;
       case ValueSyntax::membership: summarize_members(values, line, entry); break;
       case ValueSyntax::count:
       case ValueSyntax::real: summarize_counts(values, line, entry); break;

@@ -12,6 +12,8 @@ const std::vector<ResultFormat>& known_result_formats() {
       {"pr", Shape::per_vertex, Syntax::real, "PageRank"},
       {"kcore", Shape::per_vertex, Syntax::membership, "membership in the k-core"},
       {"tc", Shape::scalar, Syntax::count, "number of triangles"},
+      {"mis", Shape::per_vertex, Syntax::membership, "membership in a maximal independent set"},
+      {"coloring", Shape::per_vertex, Syntax::label, "colour", "colour"},
       {"spmv", Shape::per_vertex, Syntax::real, "entry of y = A x"},
       {"vector", Shape::per_vertex, Syntax::real, "vector entry"},
   };

@@ -220,12 +220,13 @@ TEST_F(ResultFileTest, WriterRejectsCallsThatBreakTheFormat) {
 }
 
 TEST_F(ResultFileTest, UnknownAlgorithmsCanBeWrittenButNotRead) {
-  write_vertex_result(path("mis.txt"), "mis", std::vector<int32_t>{1, 0});
-  EXPECT_EQ(read_text(path("mis.txt")), "# irgl-result 1\n# algorithm mis\n# vertices 2\n1\n0\n");
+  write_vertex_result(path("seeds.txt"), "seeds", std::vector<int32_t>{1, 0});
+  EXPECT_EQ(read_text(path("seeds.txt")),
+            "# irgl-result 1\n# algorithm seeds\n# vertices 2\n1\n0\n");
   write_vertex_result(path("hops.txt"), "hops", std::vector<uint64_t>{UINT64_MAX, 2});
   EXPECT_EQ(read_text(path("hops.txt")),
             "# irgl-result 1\n# algorithm hops\n# vertices 2\ninf\n2\n");
-  EXPECT_THROW(read_result_file(path("mis.txt"), "mis"), std::invalid_argument);
+  EXPECT_THROW(read_result_file(path("seeds.txt"), "seeds"), std::invalid_argument);
 }
 
 TEST_F(ResultFileTest, ReaderAcceptsCrlfNoFinalNewlineAndTrailingBlankLines) {

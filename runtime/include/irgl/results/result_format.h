@@ -48,11 +48,13 @@ struct ResultFormat {
   ResultShape shape;
   ValueSyntax syntax;
   std::string_view meaning;  // what a value is, for messages and --help
+  // Labels: what the vertices sharing a label form, for summaries.
+  std::string_view label_group = "component";
 };
 
 // The algorithms whose result files are defined: bfs, sssp, cc, pr, kcore,
-// tc, spmv, and "vector" (a plain per-vertex vector of reals, e.g. an spmv
-// input x).
+// tc, spmv, mis, coloring, and "vector" (a plain per-vertex vector of
+// reals, e.g. an spmv input x).
 const std::vector<ResultFormat>& known_result_formats();
 
 // The format for `algorithm`, or nullptr when it is not a known algorithm.
