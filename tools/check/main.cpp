@@ -32,9 +32,10 @@ constexpr int kExitCannotCheck = 2;
 
 // The algorithms irgl-check verifies (the result format also knows "vector",
 // which is an input, not a result to check).
-constexpr std::string_view kAlgorithms[] = {"bfs", "sssp",  "cc",  "pr",      "kcore",
+constexpr std::string_view kAlgorithms[] = {"bfs", "sssp", "cc",  "scc",     "pr", "kcore",
                                              "tc",  "spmv", "mis", "coloring"};
-constexpr const char* kAlgorithmList = "bfs, sssp, cc, pr, kcore, tc, spmv, mis or coloring";
+constexpr const char* kAlgorithmList =
+    "bfs, sssp, cc, scc, pr, kcore, tc, spmv, mis or coloring";
 
 constexpr double kDefaultPagerankTolerance = 1e-4;
 constexpr double kDefaultSpmvTolerance = 1e-5;
@@ -62,6 +63,8 @@ constexpr const char* kRules =
     "  kcore  1 for the vertices of the --k core of the undirected simple view,\n"
     "         0 for the others; every value equal\n"
     "  tc     number of triangles of the undirected simple view; equal\n"
+    "  scc    strongly connected component labels along out-edges; labels must\n"
+    "         give the same partition (any label values)\n"
     "  mis    1 for the members of a maximal independent set of the undirected\n"
     "         view, 0 for the others: no two members adjacent, every other vertex\n"
     "         next to a member (any such set passes)\n"
@@ -219,6 +222,9 @@ Verdict check_result(const CheckSettings& settings, const ResultFile& result,
     return compare_membership(reference_core_numbers(UndirectedGraph(graph)), *settings.k,
                               result.unsigned_values, settings.max_shown);
   }
+  if (algorithm == "scc")
+    return compare_partitions(reference_strong_components(graph), result.signed_values,
+                              settings.max_shown);
   if (algorithm == "mis")
     return check_independent_set(UndirectedGraph(graph), result.unsigned_values,
                                  settings.max_shown);

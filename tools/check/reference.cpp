@@ -6,6 +6,7 @@
 #include <boost/graph/connected_components.hpp>
 #include <boost/graph/core_numbers.hpp>
 #include <boost/graph/dijkstra_shortest_paths.hpp>
+#include <boost/graph/strong_components.hpp>
 #include <boost/property_map/function_property_map.hpp>
 #include <cmath>
 #include <stdexcept>
@@ -207,6 +208,14 @@ std::vector<uint64_t> reference_sssp(const CsrGraph& graph, VertexId source) {
       view, source,
       boost::weight_map(weights).distance_map(distance.data()).distance_inf(kUnreachable));
   return distance;
+}
+
+Components reference_strong_components(const CsrGraph& graph) {
+  Components result;
+  result.component.assign(graph.num_vertices(), 0);
+  const BglCsrView view{&graph};
+  result.count = boost::strong_components(view, result.component.data());
+  return result;
 }
 
 Components reference_components(const UndirectedGraph& graph) {

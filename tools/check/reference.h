@@ -55,6 +55,10 @@ struct Components {
 // their lowest vertex.
 Components reference_components(const UndirectedGraph& graph);
 
+// The strongly connected components along out-edges (BGL
+// strong_components, Tarjan's algorithm).
+Components reference_strong_components(const CsrGraph& graph);
+
 // Core number of every vertex (BGL core_numbers): the largest k such that the
 // vertex belongs to the k-core, the maximal subgraph whose vertices all have
 // degree >= k within it.

@@ -11,7 +11,7 @@
 # BIN_DIR holds <app>-cpu, <app>-<SUFFIX> and irgl-check; SUFFIX defaults to
 # "cuda" (e.g. cuda-twc cuda-alb). A SUFFIX may add program options after
 # '@' signs: cuda-alb@outline=graph runs <app>-cuda-alb --outline graph.
-# Environment: APPS (default: all nine examples), GRAPHS (an extended regular
+# Environment: APPS (default: all ten examples), GRAPHS (an extended regular
 # expression: only the real graphs whose path matches; default all),
 # EXTRA_GRAPHS (generator specs with a ':' kind suffix, e.g. "rmat:scale=20:"),
 # JOBS (parallel runs, default 8), WORK_DIR, RUNS (timed runs, default 1).
@@ -36,7 +36,7 @@ graphs=(
     grep -E "${GRAPHS:-.}")
   ${EXTRA_GRAPHS:-}
 )
-apps=(${APPS:-bfs sssp cc pr kcore tc spmv mis coloring})
+apps=(${APPS:-bfs sssp cc pr kcore tc spmv mis coloring scc})
 
 # The options an example needs (the checker gets the same), from
 # tools/gpu/app-options.txt, with vertex 1 as the source.

@@ -85,7 +85,7 @@ for part in "$@"; do
       sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
       : > "$out/sanitize.log"
       jobs=()
-      for app in bfs sssp cc pr kcore tc spmv mis coloring; do
+      for app in bfs sssp cc pr kcore tc spmv mis coloring scc; do
         case $app in
           bfs) opts="--source 0" ;; sssp) opts="--source 0 --weights=hash:20" ;;
           cc) opts="--symmetrize" ;; kcore) opts="--simple --k 3" ;;

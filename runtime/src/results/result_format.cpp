@@ -12,6 +12,7 @@ const std::vector<ResultFormat>& known_result_formats() {
       {"pr", Shape::per_vertex, Syntax::real, "PageRank"},
       {"kcore", Shape::per_vertex, Syntax::membership, "membership in the k-core"},
       {"tc", Shape::scalar, Syntax::count, "number of triangles"},
+      {"scc", Shape::per_vertex, Syntax::label, "strongly connected component label"},
       {"mis", Shape::per_vertex, Syntax::membership, "membership in a maximal independent set"},
       {"coloring", Shape::per_vertex, Syntax::label, "colour", "colour"},
       {"spmv", Shape::per_vertex, Syntax::real, "entry of y = A x"},
