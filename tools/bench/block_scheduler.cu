@@ -26,6 +26,7 @@
 #include "irgl/gpu/timer.h"
 #include "irgl/options/unsigned_option.h"
 #include "irgl/support/error.h"
+#include "irgl/support/time_summary.h"
 
 namespace po = boost::program_options;
 
@@ -78,12 +79,6 @@ std::vector<unsigned char> pattern(int p, unsigned blocks) {
     }
   }
   return nullified;
-}
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const size_t n = values.size();
-  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
 int run(int argc, char** argv) {
@@ -143,7 +138,7 @@ int run(int argc, char** argv) {
         if (r > 0) (way == 0 ? hardware : persistent).push_back(ms);
       }
     }
-    const double h = median(hardware), t = median(persistent);
+    const double h = summarize_times(hardware).median, t = summarize_times(persistent).median;
     if (p == 0) hardware0 = h, persistent0 = t;
     std::printf("| P%d | %.0f%% | %.3f | %.3f | %.3f | %.3f | %.3f |\n", p,
                 100.0 * (blocks - live) / blocks, h, t, h / hardware0, t / persistent0,

@@ -24,6 +24,7 @@
 #include "irgl/gpu/timer.h"
 #include "irgl/options/unsigned_option.h"
 #include "irgl/support/error.h"
+#include "irgl/support/time_summary.h"
 
 namespace po = boost::program_options;
 
@@ -34,12 +35,6 @@ using Clock = std::chrono::steady_clock;
 constexpr int kExitNoGpu = 77;
 constexpr int kCallsPerThread = 1000;  // barrier, fence and atomic loops
 
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const size_t n = values.size();
-  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
 // Median over `reps` of f()'s wall time in microseconds.
 template <class F>
 double median_us(unsigned reps, F&& f) {
@@ -49,7 +44,7 @@ double median_us(unsigned reps, F&& f) {
     f();
     times.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
   }
-  return median(times);
+  return summarize_times(times).median;
 }
 
 // Median over `reps` of a launch's GPU time in microseconds.
@@ -64,7 +59,7 @@ double median_gpu_us(unsigned reps, Launch&& launch) {
     timer.stop();
     times.push_back(timer.elapsed_ms() * 1000.0);
   }
-  return median(times);
+  return summarize_times(times).median;
 }
 
 // One thread copies `words` 8-byte words between mapped host memory and
@@ -182,7 +177,7 @@ void queue_operations(unsigned reps, unsigned max_blocks) {
     enqueue.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
   }
   std::printf("Enqueue of 120 tasks by the host: %.2f µs (paper 004: 114.3 µs, of which about "
-              "110 for two PCIe transactions).\n\n", median(enqueue));
+              "110 for two PCIe transactions).\n\n", summarize_times(enqueue).median);
   std::printf("| blocks | dequeue µs per task per block | tasks | kernel ms |\n|---|---|---|---|\n");
   gpu::DeviceBuffer<unsigned> sink(1);
   for (unsigned blocks = 16; blocks <= max_blocks; blocks *= 2) {
@@ -204,7 +199,7 @@ void queue_operations(unsigned reps, unsigned max_blocks) {
       timer.stop();
       times.push_back(timer.elapsed_ms());
     }
-    const double ms = median(times);
+    const double ms = summarize_times(times).median;
     std::printf("| %u | %.3f | %u | %.3f |\n", blocks, ms * 1000.0 / (double(kTasks) / blocks),
                 kTasks, ms);
   }

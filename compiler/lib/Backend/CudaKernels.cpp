@@ -400,9 +400,7 @@ void write_launcher(CodeWriter& out, const Kernel& kernel, const BackendOptions&
 
 bool ends_task(const TaskStep& step) {
   return std::any_of(step.code.begin(), step.code.end(), [](const CodeFragment& code) {
-    return std::any_of(code.segments.begin(), code.segments.end(), [](const CodeSegment& s) {
-      return s.kind == CodeSegment::Kind::next_vertex;
-    });
+    return code.holds(CodeSegment::Kind::next_vertex);
   });
 }
 

@@ -90,9 +90,7 @@ unsigned references_to(const Stmt* code, const VarDecl* var) {
 // `return` in for_all_nodes) anywhere in it.
 bool leaves_vertex_early(const VertexLoop& loop) {
   auto leaves = [](const CodeFragment& fragment) {
-    return std::any_of(fragment.segments.begin(), fragment.segments.end(), [](const CodeSegment& s) {
-      return s.kind == CodeSegment::Kind::next_vertex;
-    });
+    return fragment.holds(CodeSegment::Kind::next_vertex);
   };
   return std::any_of(loop.pre.begin(), loop.pre.end(),
                      [&](const PreStep& step) { return leaves(step.code); }) ||

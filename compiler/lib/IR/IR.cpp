@@ -2,11 +2,17 @@
 
 #include "irglc/IR/IR.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace irglc {
 
 std::string SourceLoc::str() const { return display_file_name(file) + ":" + std::to_string(line); }
+
+bool CodeFragment::holds(CodeSegment::Kind kind) const {
+  return std::any_of(segments.begin(), segments.end(),
+                     [&](const CodeSegment& segment) { return segment.kind == kind; });
+}
 
 CodeFragment CodeFragment::text(std::string code, SourceLoc loc) {
   CodeFragment fragment;

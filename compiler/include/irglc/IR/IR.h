@@ -54,6 +54,9 @@ struct CodeFragment {
 
   static CodeFragment text(std::string code, SourceLoc loc = {});
   bool empty() const { return segments.empty(); }
+  // Whether the fragment holds a hole of `kind` (a `continue` leaving the
+  // loop, say).
+  bool holds(CodeSegment::Kind kind) const;
 };
 
 // A C++ variable: name and type as spelled for the generated code.

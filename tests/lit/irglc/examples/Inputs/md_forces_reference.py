@@ -9,19 +9,10 @@ program's three results ("result NAME: VALUE")."""
 import math
 import sys
 
+from lang_hash import hash24
+
 UNITS = 1 << 24
-MASK32 = (1 << 32) - 1
 CLOSEST2 = 0.64
-
-
-def hash24(seed, i):
-    x = ((seed * 0x9E3779B9) & MASK32) ^ (((i + 0x7F4A7C15) & MASK32) * 0x85EBCA6B & MASK32)
-    x ^= x >> 16
-    x = x * 0x7FEB352D & MASK32
-    x ^= x >> 15
-    x = x * 0x846CA68B & MASK32
-    x ^= x >> 16
-    return x >> 8
 
 
 def atom(i, box):

@@ -8,22 +8,13 @@ in its output format ("result NAME: VALUE").
 """
 import sys
 
+from lang_hash import hash24
+
 UNITS = 1 << 24
 MAX_DEPTH = 20
 CLUSTERS = 16
 SPREAD = 581000
-MASK32 = (1 << 32) - 1
 MASK64 = (1 << 64) - 1
-
-
-def hash24(seed, i):
-    x = ((seed * 0x9E3779B9) & MASK32) ^ (((i + 0x7F4A7C15) & MASK32) * 0x85EBCA6B & MASK32)
-    x ^= x >> 16
-    x = x * 0x7FEB352D & MASK32
-    x ^= x >> 15
-    x = x * 0x846CA68B & MASK32
-    x ^= x >> 16
-    return x >> 8
 
 
 def particle(i, clustered):
