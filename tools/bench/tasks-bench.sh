@@ -11,7 +11,8 @@
 #
 #   tools/bench/tasks-bench.sh BIN_DIR DATASETS_DIR [GAP_DIR]
 #
-# BIN_DIR holds APP-cuda, APP-tasks-cuda, irgl-check and irgl-graph.
+# BIN_DIR holds APP-cuda, APP-tasks-cuda, irgl-check and irgl-graph, and
+# optionally cc-afforest-cuda (a column of its own for cc).
 # Environment: APPS (default "bfs sssp cc kcore"), GRAPHS (entries
 # PATH@WEIGHTS@SOURCE: a file under DATASETS_DIR or a generator spec, its
 # weights i or -, and the source vertex), CONFIGS (task-program option sets,
@@ -48,7 +49,7 @@ gap_time() {
   [ -n "$gap" ] || { echo "-"; return; }
   case $app in
     bfs) extra=(--source "$source") ;;
-    sssp) extra=(--source "$source" --delta 16,64,1024)
+    sssp) extra=(--source "$source" --delta tuned)
           [ "$weights" = i ] || extra+=(--weights hash:100) ;;
     cc) extra=(--symmetrize) ;;
     *) echo "-"; return ;;
@@ -58,11 +59,27 @@ gap_time() {
     sed -n 's/.*: median \([0-9.]*\) ms.*/\1/p'
 }
 
+# The union-find column: cc by Afforest (cc-afforest-cuda, GAP's algorithm
+# in the language), checked like the task programs; '-' for other apps or
+# without the build.
+union_find_time() {
+  local app=$1 path=$2 opts=$3
+  [ "$app" = cc ] && [ -x "$bin/cc-afforest-cuda" ] || { echo "-"; return; }
+  if "$bin/cc-afforest-cuda" "$path" $opts --runs "$runs" --warmup 2 -o "$work/uf.out" --force \
+       > "$work/uf.log" 2>&1 &&
+     "$bin/irgl-check" --algorithm cc $opts "$path" "$work/uf.out" > "$work/uf.check" 2>&1; then
+    median_of "$work/uf.log"
+  else
+    echo "FAILED"
+    echo "FAILED: cc-afforest-cuda $path: $(tail -1 "$work/uf.log") $(tail -1 "$work/uf.check")" >&2
+  fi
+}
+
 header="| app | graph | rounds |"
 rule="|---|---|---|"
 for config in "${configs[@]}"; do header="$header tasks $config |"; rule="$rule---|"; done
-echo "$header GAP | rounds / best tasks | GAP / best tasks |"
-echo "$rule---|---|---|"
+echo "$header union-find | GAP | rounds / best tasks | GAP / best tasks |"
+echo "$rule---|---|---|---|"
 status=0
 for app in "${apps[@]}"; do
   for entry in "${graphs[@]}"; do
@@ -90,7 +107,9 @@ for app in "${apps[@]}"; do
       fi
     done
     g=$(gap_time "$app" "$path" "$weights" "$source")
-    echo "$row ${g:--} | $(ratio "$rounds" "$best") | $(ratio "${g:-0}" "$best") |"
+    uf=$(union_find_time "$app" "$path" "$opts")
+    [ "$uf" = FAILED ] && status=1
+    echo "$row $uf | ${g:--} | $(ratio "$rounds" "$best") | $(ratio "${g:-0}" "$best") |"
   done
 done
 exit $status
