@@ -1,9 +1,14 @@
 // Paper 004's host-fed pool (irgl/gpu/tasks/host_fed_pool.cuh) on the GPU:
 // the host submits tasks of two types into a small ring while the
 // persistent kernel takes them, so host and device race on every slot;
-// every task must run exactly once, with every thread of its block.
+// every task must run exactly once, with every thread of its block. The
+// tests run with the rings in mapped host memory and in device memory
+// (batches sent on a copy stream; small batches against small rings, so
+// the host's snapshots of free slots race the kernel too).
+#include <cuda/atomic>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <random>
 #include <stdexcept>
 #include <thread>
@@ -62,10 +67,20 @@ void submit_all(HostFedPool<Visit, Query>& pool, uint32_t tasks, unsigned seed) 
   }
 }
 
-TEST(HostFedPool, EveryTaskRunsOnceWhileTheHostKeepsSubmitting) {
+class HostFedPlacements : public ::testing::TestWithParam<HostFedPlacement> {
+ protected:
+  HostFedOptions placed() const {
+    HostFedOptions options;
+    options.placement = GetParam();
+    options.batch = 5;  // device: a copy every 5 tasks, not a multiple of any capacity below
+    return options;
+  }
+};
+
+TEST_P(HostFedPlacements, EveryTaskRunsOnceWhileTheHostKeepsSubmitting) {
   IRGL_REQUIRE_GPU();
   constexpr uint32_t kTasks = 200000;
-  HostFedOptions options;
+  HostFedOptions options = placed();
   options.capacity = 64;  // wraps about every 64 tasks: host and device race on each slot
   HostFedPool<Visit, Query> pool(options);
   Counts counts(kTasks);
@@ -82,9 +97,9 @@ TEST(HostFedPool, EveryTaskRunsOnceWhileTheHostKeepsSubmitting) {
   EXPECT_EQ(wrong, 0u);
 }
 
-TEST(HostFedPool, RunsAgainAndFewBlocksTakeEveryTask) {
+TEST_P(HostFedPlacements, RunsAgainAndFewBlocksTakeEveryTask) {
   IRGL_REQUIRE_GPU();
-  HostFedOptions options;
+  HostFedOptions options = placed();
   options.capacity = 8;
   options.blocks = 3;
   HostFedPool<Visit, Query> pool(options);
@@ -100,11 +115,11 @@ TEST(HostFedPool, RunsAgainAndFewBlocksTakeEveryTask) {
   }
 }
 
-TEST(HostFedPool, FourRingsFedByFourHostThreads) {
+TEST_P(HostFedPlacements, FourRingsFedByFourHostThreads) {
   IRGL_REQUIRE_GPU();
   constexpr uint32_t kPerThread = 50000;
   constexpr unsigned kQueues = 4;
-  HostFedOptions options;
+  HostFedOptions options = placed();
   options.capacity = 32;
   options.queues = kQueues;
   HostFedPool<Visit, Query> pool(options);
@@ -129,6 +144,52 @@ TEST(HostFedPool, FourRingsFedByFourHostThreads) {
   EXPECT_EQ(wrong, 0u);
 }
 
+// A processor that reports the last task it ran to the host through mapped
+// memory, while the kernel runs.
+struct Reporter {
+  unsigned* last;  // mapped
+  __device__ void operator()(const Visit& visit) const {
+    if (threadIdx.x == 0) cuda::atomic_ref<unsigned, cuda::thread_scope_system>(*last).store(visit.id);
+  }
+  __device__ void operator()(const Query&) const {}
+};
+
+// Waits up to 10 s for the kernel to report `id`.
+bool reported(const volatile unsigned* last, unsigned id) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (*last != id)
+    if (std::chrono::steady_clock::now() > deadline) return false;
+  return true;
+}
+
+// A query answered while the kernel runs: with the rings in device memory
+// a task waits for its batch, and flush() sends it at once.
+TEST_P(HostFedPlacements, AFlushedTaskRunsBeforeItsBatchIsFull) {
+  IRGL_REQUIRE_GPU();
+  HostFedOptions options = placed();
+  options.batch = 1000;
+  unsigned* last = nullptr;
+  IRGL_CUDA_CHECK(cudaHostAlloc(&last, sizeof(unsigned), cudaHostAllocMapped));
+  *last = 0;
+  unsigned* device_last = nullptr;
+  IRGL_CUDA_CHECK(cudaHostGetDevicePointer(&device_last, last, 0));
+  HostFedPool<Visit, Query> pool(options);
+  pool.start<kThreads>(Reporter{device_last});
+  for (unsigned id = 1; id <= 3; ++id) {
+    pool.submit(Visit{id});
+    pool.flush();
+    EXPECT_TRUE(reported(last, id)) << "task " << id << " did not run after flush()";
+  }
+  EXPECT_EQ(pool.finish().tasks_run, 3u);
+  cudaFreeHost(last);
+}
+
+INSTANTIATE_TEST_SUITE_P(Rings, HostFedPlacements,
+                         ::testing::Values(HostFedPlacement::mapped, HostFedPlacement::device),
+                         [](const ::testing::TestParamInfo<HostFedPlacement>& info) {
+                           return info.param == HostFedPlacement::mapped ? "Mapped" : "Device";
+                         });
+
 TEST(HostFedPool, RejectsMisuse) {
   IRGL_REQUIRE_GPU();
   HostFedOptions options;
@@ -142,9 +203,13 @@ TEST(HostFedPool, RejectsMisuse) {
   options.blocks = 2;  // two rings would have no reader
   EXPECT_THROW((HostFedPool<Visit, Query>(options)), std::invalid_argument);
   options.blocks = 0;
+  options.batch = 0;
+  EXPECT_THROW((HostFedPool<Visit, Query>(options)), std::invalid_argument);
+  options.batch = 32;
   HostFedPool<Visit, Query> four(options);
   four.start<kThreads>(Recorder{nullptr, nullptr, nullptr});
   EXPECT_THROW(four.submit(Visit{0}, 4), std::invalid_argument);
+  EXPECT_THROW(four.flush(4), std::invalid_argument);
   EXPECT_EQ(four.finish().tasks_run, 0u);
 }
 

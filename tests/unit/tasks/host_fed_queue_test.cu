@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "irgl/gpu/tasks/host_fed_queue.cuh"
+#include "irgl/gpu/tasks/host_fed_rings.cuh"
 
 namespace irgl::gpu::tasks {
 namespace {
@@ -138,6 +139,19 @@ TEST(HostFedQueue, SequenceNumbersTrackEachSlotsLap) {
   EXPECT_EQ(taken.ids[0], 7u);
   EXPECT_TRUE(queue.view.writable(4));  // freed for the next lap
   EXPECT_FALSE(queue.view.ready(0));
+}
+
+// Regression: the pool reset its rings as one long ring, so ring 1's first
+// slot waited for position 4 and the host's first submit to it forever.
+TEST(HostFedQueue, EachRingStartsFreeForItsFirstPositions) {
+  constexpr uint64_t kCapacity = 4;
+  std::vector<unsigned long long> sequence(3 * kCapacity);
+  reset_rings(sequence.data(), kCapacity, 3);
+  for (unsigned q = 0; q < 3; ++q) {
+    const HostFedQueueView<Task> ring{nullptr, sequence.data() + q * kCapacity, nullptr, kCapacity};
+    for (uint64_t p = 0; p < kCapacity; ++p) EXPECT_TRUE(ring.writable(p)) << "ring " << q;
+    EXPECT_FALSE(ring.writable(kCapacity)) << "ring " << q;
+  }
 }
 
 TEST(QueuedTask, DispatchesEachTypeAndHalts) {

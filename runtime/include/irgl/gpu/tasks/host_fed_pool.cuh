@@ -11,13 +11,18 @@
 // The processor is called by every thread of the block that took the task,
 // as processor(const T&) for the task's type T (it may synchronize the
 // block). A block's thread 0 claims a position with one fetch-and-add,
-// polls the position's sequence number in mapped host memory with a
-// doubling back-off, and stages the task in shared memory.
+// polls the position's sequence number with a doubling back-off, and
+// stages the task in shared memory.
 //
 // With HostFedOptions::queues = Q, there are Q rings: block b takes from
 // ring b % Q, and submit(task, q) feeds ring q, so Q host threads can feed
 // the GPU at once (each ring has one producer at a time) and the blocks'
 // claims spread over Q counters.
+//
+// HostFedOptions::placement puts the rings in mapped host memory (the
+// host writes in place, the kernel polls over the bus) or in device
+// memory (paper 004: the host sends tasks in batches of `batch` on a copy
+// stream; flush() sends a partial batch now): host_fed_rings.cuh.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -25,6 +30,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -33,15 +39,21 @@
 #include "irgl/gpu/check.h"
 #include "irgl/gpu/device_buffer.h"
 #include "irgl/gpu/tasks/host_fed_queue.cuh"
+#include "irgl/gpu/tasks/host_fed_rings.cuh"
 #include "irgl/gpu/tasks/pool.cuh"
 
 namespace irgl::gpu::tasks {
+
+// Where the rings live (host_fed_rings.cuh).
+enum class HostFedPlacement { mapped, device };
 
 struct HostFedOptions {
   uint64_t capacity = 4096;  // slots per queue: tasks submitted and not yet taken
   unsigned queues = 1;       // rings; block b takes from ring b % queues
   unsigned blocks = 0;       // 0: as many as are resident at once (at least `queues`)
-  cudaStream_t stream = nullptr;
+  HostFedPlacement placement = HostFedPlacement::mapped;
+  unsigned batch = 32;       // device placement: tasks staged per copy
+  cudaStream_t stream = nullptr;  // the kernel's
 };
 
 struct HostFedStats {
@@ -91,10 +103,11 @@ class HostFedPool {
     if (options.queues == 0) throw std::invalid_argument("HostFedPool: queues must be at least 1");
     if (options.blocks && options.blocks < options.queues)
       throw std::invalid_argument("HostFedPool: fewer blocks than queues leaves a queue unread");
-    const uint64_t slots = options.capacity * options.queues;
-    IRGL_CUDA_CHECK(cudaHostAlloc(&slots_, sizeof(Task) * slots, cudaHostAllocMapped));
-    IRGL_CUDA_CHECK(cudaHostAlloc(&sequence_, sizeof(unsigned long long) * slots,
-                                  cudaHostAllocMapped));
+    if (options.batch == 0) throw std::invalid_argument("HostFedPool: batch must be at least 1");
+    if (options.placement == HostFedPlacement::mapped)
+      mapped_.emplace(options.capacity, options.queues);
+    else
+      device_.emplace(options.capacity, options.queues, options.batch);
     counters_ = DeviceBuffer<unsigned long long>(options.queues + 1);  // next per queue, tasks run
     submitted_.assign(options.queues, 0);
   }
@@ -105,8 +118,6 @@ class HostFedPool {
       } catch (...) {
       }
     }
-    cudaFreeHost(slots_);
-    cudaFreeHost(sequence_);
   }
   HostFedPool(const HostFedPool&) = delete;
   HostFedPool& operator=(const HostFedPool&) = delete;
@@ -119,16 +130,12 @@ class HostFedPool {
     const auto kernel = host_fed_kernel<BlockThreads, Task, Processor>;
     blocks_ = options_.blocks ? options_.blocks : resident_blocks((const void*)kernel, BlockThreads);
     blocks_ = std::max(blocks_, options_.queues);
-    for (unsigned q = 0; q < options_.queues; ++q)
-      reset_sequence(sequence_ + q * options_.capacity, options_.capacity);
+    with_rings([](auto& rings) { rings.reset(); });
     std::fill(submitted_.begin(), submitted_.end(), 0);
     counters_.zero();
     IRGL_CUDA_CHECK(cudaDeviceSynchronize());  // the zeroed counters before the kernel reads them
-    Task* slots = nullptr;
-    unsigned long long* sequence = nullptr;
-    IRGL_CUDA_CHECK(cudaHostGetDevicePointer(&slots, slots_, 0));
-    IRGL_CUDA_CHECK(cudaHostGetDevicePointer(&sequence, sequence_, 0));
-    const HostFedQueueView<Task> rings{slots, sequence, counters_.data(), options_.capacity};
+    const HostFedQueueView<Task> rings =
+        with_rings([&](auto& rings) { return rings.kernel_view(counters_.data()); });
     kernel<<<blocks_, BlockThreads, 0, options_.stream>>>(rings, options_.queues, processor,
                                                           counters_.data() + options_.queues);
     IRGL_CUDA_CHECK_LAUNCH();
@@ -146,11 +153,22 @@ class HostFedPool {
     put(Task::make(task), queue);
   }
 
+  // Device placement: sends ring `queue`'s staged tasks now rather than
+  // when a batch is full (a query that waits for its answer needs this).
+  // Mapped placement: nothing to do. The ring's producer calls it.
+  void flush(unsigned queue = 0) {
+    if (queue >= options_.queues)
+      throw std::invalid_argument("HostFedPool::flush: queue " + std::to_string(queue) + " of " +
+                                  std::to_string(options_.queues));
+    with_rings([&](auto& rings) { rings.flush(queue); });
+  }
+
   // One HALT per block (on its ring), then waits for the kernel to end.
   // Call it once every submitting thread is done.
   HostFedStats finish() {
     if (!running_) throw std::logic_error("HostFedPool::finish: not started");
     for (unsigned b = 0; b < blocks_; ++b) put(Task::halt(), b % options_.queues);
+    for (unsigned q = 0; q < options_.queues; ++q) flush(q);
     running_ = false;
     IRGL_CUDA_CHECK(cudaStreamSynchronize(options_.stream));
     HostFedStats stats;
@@ -164,18 +182,19 @@ class HostFedPool {
   unsigned queues() const { return options_.queues; }
 
  private:
-  // The host's view of ring q: the same memory through host pointers.
-  HostFedQueueView<Task> host_view(unsigned q) {
-    return {slots_ + q * options_.capacity, sequence_ + q * options_.capacity, nullptr,
-            options_.capacity};
+  template <class F>
+  decltype(auto) with_rings(F&& f) {
+    return mapped_ ? f(*mapped_) : f(*device_);
   }
   // Waits while the ring is full, and notices a kernel that ended (a fault)
   // instead of waiting for it forever.
   void put(const Task& task, unsigned q) {
     if (!running_) throw std::logic_error("HostFedPool::submit: not started");
-    const HostFedQueueView<Task> queue = host_view(q);
     unsigned long long& position = submitted_[q];
-    for (unsigned polls = 1; !queue.writable(position); ++polls) {
+    const auto writable = [&] {
+      return with_rings([&](auto& rings) { return rings.writable(q, position); });
+    };
+    for (unsigned polls = 1; !writable(); ++polls) {
       if (polls % 4096 == 0 && cudaStreamQuery(options_.stream) != cudaErrorNotReady) {
         running_ = false;
         IRGL_CUDA_CHECK(cudaStreamSynchronize(options_.stream));  // throws the kernel's error
@@ -183,12 +202,13 @@ class HostFedPool {
       }
       std::this_thread::yield();
     }
-    queue.put(position++, task);
+    with_rings([&](auto& rings) { rings.write(q, position, task); });
+    ++position;
   }
 
   HostFedOptions options_;
-  Task* slots_ = nullptr;                  // pinned, mapped
-  unsigned long long* sequence_ = nullptr;  // pinned, mapped
+  std::optional<MappedRings<Task>> mapped_;  // one of the two
+  std::optional<DeviceRings<Task>> device_;
   DeviceBuffer<unsigned long long> counters_;
   std::vector<unsigned long long> submitted_;  // per ring: the next position to write
   unsigned blocks_ = 0;

@@ -14,8 +14,8 @@
 //   it is whole, and the producer never overwrites one not yet read.
 //
 // Host-device: the slots and sequence numbers live in pinned, mapped host
-// memory (the host writes them in place; the device polls them over the
-// bus with system-scope atomics); the claim counter lives in device memory.
+// memory or in device memory (host_fed_rings.cuh), read by the device with
+// system-scope atomics; the claim counter lives in device memory.
 // The protocol's operations compile for the host too, where
 // tests/unit/tasks/host_fed_queue_test.cu races a producer thread against
 // consumer threads.
