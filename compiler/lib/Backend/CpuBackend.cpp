@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CodeWriter.h"
+#include "LibraryMode.h"
 #include "irglc/Backend/Backend.h"
 
 namespace irglc {
@@ -68,12 +69,15 @@ void write_kernel(CodeWriter& out, const Kernel& kernel) {
 }  // namespace
 
 GeneratedCode generate_cpu(const Module& module, const BackendOptions& options) {
+  const bool library = options.emit == EmitKind::library;
   CodeWriter out;
   write_banner(out, module, options,
-               "Target cpu: a sequential C++ program, the reference for the GPU versions.");
+               library ? "Target cpu, as a library (see the header): the sequential reference."
+                       : "Target cpu: a sequential C++ program, the reference for the GPU versions.");
   out.line("#define IRGL_GENERATED_CODE");
   out.line("#include <irgl.h>");
   out.line("#include <irgl/lang/cpu_target.h>");
+  if (library) out.line("#include \"" + options.header_name + "\"");
   write_user_includes(out, module);
   out.line();
   out.line("namespace " + program_namespace(module) + " {");
@@ -81,12 +85,21 @@ GeneratedCode generate_cpu(const Module& module, const BackendOptions& options) 
   write_file_scope_declarations(out, module);
   for (const Kernel& kernel : module.kernels) write_kernel(out, kernel);
   write_driver(out, module, false);
-  write_program_parameters(out, module);
+  GeneratedCode code;
+  if (library) {
+    const std::vector<std::string> outputs = collect_outputs(module);
+    write_library_entry(out, module, outputs, library_target(Target::cpu));
+    code.header = write_library_header(module, options, outputs, library_target(Target::cpu));
+  } else {
+    write_program_parameters(out, module);
+  }
   out.line();
   out.line("}  // namespace " + program_namespace(module));
-  write_program_main(out, module, "cpu", "irgl::lang::CpuTarget irgl_target(irgl_driver);",
-                     "irgl_target", "sequential (CPU)");
-  return {out.str(), ""};
+  if (!library)
+    write_program_main(out, module, "cpu", "irgl::lang::CpuTarget irgl_target(irgl_driver);",
+                       "irgl_target", "sequential (CPU)");
+  code.source = out.str();
+  return code;
 }
 
 }  // namespace irglc

@@ -13,23 +13,12 @@
 #include "CodeWriter.h"
 #include "CudaKernels.h"
 #include "CudaOutline.h"
+#include "LibraryMode.h"
 #include "irglc/Backend/Backend.h"
 
 namespace irglc {
 
 namespace {
-
-void collect_outputs(const HostBlock& block, std::vector<std::string>& names) {
-  for (const HostStmt& stmt : block) {
-    if (stmt.kind == HostStmt::Kind::output) {
-      bool seen = false;
-      for (const auto& name : names) seen |= name == stmt.name;
-      if (!seen) names.push_back(stmt.name);
-    }
-    collect_outputs(stmt.body, names);
-    collect_outputs(stmt.else_body, names);
-  }
-}
 
 std::string schedules_summary(const Module& module) {
   std::string summary;
@@ -38,85 +27,6 @@ std::string schedules_summary(const Module& module) {
     summary += (summary.empty() ? "" : ", ") + kernel.name + ": " + kernel_schedule_name(kernel);
   }
   return summary.empty() ? "thread" : summary;
-}
-
-// The entry point of --emit=library: "Result run(const DeviceGraph&, ...)".
-std::string library_signature(const Module& module, bool with_defaults) {
-  std::vector<std::string> params = option_parameters(module.driver, with_defaults);
-  if (!module.driver.graph_param.empty())
-    params.insert(params.begin(), "const irgl::gpu::DeviceGraph& irgl_graph");
-  return "Result run(" + comma_separated(params) + ")";
-}
-
-void write_result_struct(CodeWriter& out, const Module& module, const std::vector<std::string>& outputs) {
-  out.comment("The program's outputs, copied to the host.");
-  out.open("struct Result {");
-  for (const std::string& name : outputs) {
-    if (const Field* field = module.find_field(name))
-      out.line("std::vector<" + field->element_type + "> " + name + ";");
-    else if (const Reduction* reduction = module.find_reduction(name))
-      out.line(reduction->value_type + " " + name + " = 0;");
-  }
-  out.close("};");
-}
-
-GeneratedCode write_library_header(const Module& module, const BackendOptions& options,
-                                   const std::vector<std::string>& outputs) {
-  CodeWriter out;
-  write_banner(out, module, options, "The program as a library function on the GPU (--emit=library).");
-  out.line("#pragma once");
-  out.line();
-  out.line("#include <cstdint>");
-  out.line("#include <vector>");
-  out.line();
-  out.line("#include \"irgl/gpu/device_graph.h\"");
-  out.line("#include \"irgl/lang/common.h\"");
-  out.line();
-  out.line("namespace " + program_namespace(module) + " {");
-  out.line();
-  out.line("using irgl::lang::Node;");
-  out.line();
-  write_result_struct(out, module, outputs);
-  out.line();
-  std::string needs;
-  if (module.graph_needs.in_edges) needs += " It needs the graph's in-edges (upload the transpose).";
-  if (module.graph_needs.weights == GraphNeeds::Weights::int32) needs += " It reads int32 edge weights.";
-  if (module.graph_needs.weights == GraphNeeds::Weights::float32) needs += " It reads float edge weights.";
-  out.comment("Runs " + module.program_name + " (" + display_file_name(module.source_file) +
-              ") on a graph already on the GPU." + needs);
-  out.comment("Throws std::invalid_argument when the graph lacks what the program reads.");
-  out.line(library_signature(module, true) + ";");
-  out.line();
-  out.line("}  // namespace " + program_namespace(module));
-  return {"", out.str()};
-}
-
-void write_library_entry(CodeWriter& out, const Module& module, const std::vector<std::string>& outputs) {
-  out.line();
-  out.open(library_signature(module, false) + " {");
-  if (module.graph_needs.in_edges)
-    out.line("if (!irgl_graph.has_in_edges()) throw std::invalid_argument(\"" + module.program_name +
-             " needs the graph's in-edges\");");
-  if (module.graph_needs.weights == GraphNeeds::Weights::int32)
-    out.line("if (irgl_graph.weight_type() != irgl::WeightType::int32) throw std::invalid_argument(\"" +
-             module.program_name + " needs int32 edge weights\");");
-  if (module.graph_needs.weights == GraphNeeds::Weights::float32)
-    out.line("if (irgl_graph.weight_type() != irgl::WeightType::float32) throw std::invalid_argument(\"" +
-             module.program_name + " needs float edge weights\");");
-  // The run's degree shapes, which --schedule=auto chooses by, and the
-  // view's largest degrees.
-  const bool has_graph = !module.driver.graph_param.empty();
-  out.line(has_graph ? "const irgl::lang::CudaRun irgl_run = irgl::lang::run_for(irgl_graph);"
-                     : "const irgl::lang::CudaRun irgl_run{};");
-  std::vector<std::string> args{has_graph ? "view_of(irgl_graph, irgl_run)" : ""};
-  for (const ProgramParam& param : module.driver.params) args.push_back(param.var.name);
-  args.push_back("irgl_run");
-  out.line(module.driver.name + "(" + comma_separated(args) + ");");
-  out.line("Result irgl_result;");
-  for (const std::string& name : outputs)
-    out.line("irgl_result." + name + " = " + name + (module.find_field(name) ? ".download();" : ".value();"));
-  out.line("return irgl_result;");
-  out.close();
 }
 
 // The vertex data's size per vertex, for main's check that a graph leaves
@@ -135,8 +45,7 @@ void write_bytes_per_vertex(CodeWriter& out, const Module& module) {
 
 GeneratedCode generate_cuda(const Module& module, const BackendOptions& options) {
   const bool library = options.emit == EmitKind::library;
-  std::vector<std::string> outputs;
-  collect_outputs(module.driver.body, outputs);
+  const std::vector<std::string> outputs = collect_outputs(module);
 
   CodeWriter out;
   out.set_run({"const irgl::lang::CudaRun&", "irgl_run"});
@@ -163,7 +72,7 @@ GeneratedCode generate_cuda(const Module& module, const BackendOptions& options)
     write_outlined_loop(writer, module, loop, options);
   });
   if (library) {
-    write_library_entry(out, module, outputs);
+    write_library_entry(out, module, outputs, library_target(Target::cuda));
   } else {
     write_program_parameters(out, module);
     write_bytes_per_vertex(out, module);
@@ -173,7 +82,7 @@ GeneratedCode generate_cuda(const Module& module, const BackendOptions& options)
 
   GeneratedCode code;
   if (library) {
-    code = write_library_header(module, options, outputs);
+    code.header = write_library_header(module, options, outputs, library_target(Target::cuda));
   } else {
     const std::string ns = program_namespace(module);
     write_program_main(out, module, "cuda",

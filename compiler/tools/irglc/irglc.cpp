@@ -3,6 +3,7 @@
 //   irglc bfs.irgl -o bfs.cu                    # a CUDA program
 //   irglc bfs.irgl --target=cpu -o bfs.cpp      # the sequential reference
 //   irglc bfs.irgl --emit=library -o bfs.cu     # bfs.cu + bfs.h for your build
+//   irglc bfs.irgl --emit=library --target=cpu -o bfs.cpp   # the same on the host
 //
 //===----------------------------------------------------------------------===//
 
@@ -135,7 +136,7 @@ int compile(int argc, char** argv) {
       ("output,o", po::value(&options.output),
        "output file (default: INPUT with .cu, .cpp or .ir); library mode also writes a .h beside it")
       ("emit", po::value(&options.emit)->default_value(options.emit),
-       "program (a main() with options), library (.cu + .h with a C++ entry point), or ir")
+       "program (a main() with options), library (.cu or .cpp + .h with a C++ entry point), or ir")
       ("target", po::value(&options.target)->default_value(options.target),
        "cuda (GPU) or cpu (sequential C++, the reference)")
       ("schedule", po::value(&options.schedule),
@@ -188,8 +189,6 @@ int compile(int argc, char** argv) {
   if (options.emit == "library") backend.emit = irglc::EmitKind::library;
   else if (options.emit != "program" && !emit_ir)
     throw irgl::InputError::in("--emit", "unknown kind '" + options.emit + "' (expected program, library or ir)");
-  if (backend.emit == irglc::EmitKind::library && backend.target != irglc::Target::cuda)
-    throw irgl::InputError::in("--emit", "library mode is for --target=cuda");
   if (options.block_threads < 32 || options.block_threads > 1024 || options.block_threads % 32)
     throw irgl::InputError::in("--block-threads", std::to_string(options.block_threads) +
                                                       " is not a multiple of 32 from 32 to 1024");

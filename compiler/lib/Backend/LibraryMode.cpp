@@ -1,0 +1,145 @@
+//===- LibraryMode.cpp - a program as a library function ------------------===//
+
+#include "LibraryMode.h"
+
+namespace irglc {
+
+namespace {
+
+void collect_outputs(const HostBlock& block, std::vector<std::string>& names) {
+  for (const HostStmt& stmt : block) {
+    if (stmt.kind == HostStmt::Kind::output) {
+      bool seen = false;
+      for (const auto& name : names) seen |= name == stmt.name;
+      if (!seen) names.push_back(stmt.name);
+    }
+    collect_outputs(stmt.body, names);
+    collect_outputs(stmt.else_body, names);
+  }
+}
+
+// "Result run(const Graph& irgl_graph, parameters...)".
+std::string library_signature(const Module& module, const LibraryTarget& target, bool with_defaults) {
+  std::vector<std::string> params = option_parameters(module.driver, with_defaults);
+  if (!module.driver.graph_param.empty())
+    params.insert(params.begin(), "const " + target.graph_type + "& irgl_graph");
+  return "Result run(" + comma_separated(params) + ")";
+}
+
+void write_result_struct(CodeWriter& out, const Module& module, const std::vector<std::string>& outputs) {
+  out.comment("The program's outputs, copied to the host.");
+  out.open("struct Result {");
+  for (const std::string& name : outputs) {
+    if (const Field* field = module.find_field(name))
+      out.line("std::vector<" + field->element_type + "> " + name + ";");
+    else if (const Reduction* reduction = module.find_reduction(name))
+      out.line(reduction->value_type + " " + name + " = 0;");
+  }
+  out.close("};");
+}
+
+// The graph checks the entry point makes: "throw ... when CONDITION", and
+// what the header says of them.
+struct GraphCheck {
+  bool needed;
+  std::string condition;
+  std::string what;
+  std::string note;
+};
+
+std::vector<GraphCheck> graph_checks(const Module& module, const LibraryTarget& target) {
+  using Weights = GraphNeeds::Weights;
+  return {
+      {module.graph_needs.in_edges, "!irgl_graph." + target.has_in_edges, "the graph's in-edges",
+       "It needs the graph's in-edges (" + target.in_edges_hint + ")."},
+      {module.graph_needs.weights == Weights::int32,
+       "irgl_graph." + target.weight_type + " != irgl::WeightType::int32", "int32 edge weights",
+       "It reads int32 edge weights."},
+      {module.graph_needs.weights == Weights::float32,
+       "irgl_graph." + target.weight_type + " != irgl::WeightType::float32", "float edge weights",
+       "It reads float edge weights."},
+  };
+}
+
+}  // namespace
+
+const LibraryTarget& library_target(Target target) {
+  // On the GPU: a graph already uploaded; the run's degree shapes (which
+  // --schedule=auto chooses by) and the view's largest degrees; outputs
+  // downloaded.
+  static const LibraryTarget cuda{
+      "irgl::gpu::DeviceGraph", "irgl/gpu/device_graph.h", "on the GPU", "already on the GPU",
+      "has_in_edges()", "upload the transpose", "weight_type()",
+      "const irgl::lang::CudaRun irgl_run = irgl::lang::run_for(irgl_graph);",
+      "const irgl::lang::CudaRun irgl_run{};", "view_of(irgl_graph, irgl_run)", "irgl_run",
+      ".download()"};
+  // On the host: the sequential reference over a view of a host graph.
+  static const LibraryTarget cpu{
+      "irgl::CsrGraph", "irgl/graph/csr_graph.h", "on the host", "in host memory, sequentially",
+      "has_transpose()", "CsrGraph::build_transpose()", "weight_type",
+      "const Graph irgl_view = view_of(irgl_graph);", "", "irgl_view", "", ".values()"};
+  return target == Target::cuda ? cuda : cpu;
+}
+
+std::vector<std::string> collect_outputs(const Module& module) {
+  std::vector<std::string> outputs;
+  collect_outputs(module.driver.body, outputs);
+  return outputs;
+}
+
+std::string write_library_header(const Module& module, const BackendOptions& options,
+                                 const std::vector<std::string>& outputs,
+                                 const LibraryTarget& target) {
+  CodeWriter out;
+  write_banner(out, module, options,
+               "The program as a library function " + target.where + " (--emit=library).");
+  out.line("#pragma once");
+  out.line();
+  out.line("#include <cstdint>");
+  out.line("#include <vector>");
+  out.line();
+  out.line("#include \"" + target.graph_header + "\"");
+  out.line("#include \"irgl/lang/common.h\"");
+  out.line();
+  out.line("namespace " + program_namespace(module) + " {");
+  out.line();
+  out.line("using irgl::lang::Node;");
+  out.line();
+  write_result_struct(out, module, outputs);
+  out.line();
+  std::string needs;
+  for (const GraphCheck& check : graph_checks(module, target))
+    if (check.needed) needs += " " + check.note;
+  out.comment("Runs " + module.program_name + " (" + display_file_name(module.source_file) +
+              ") on a graph " + target.graph_where + "." + needs);
+  out.comment("Throws std::invalid_argument when the graph lacks what the program reads.");
+  out.line(library_signature(module, target, true) + ";");
+  out.line();
+  out.line("}  // namespace " + program_namespace(module));
+  return out.str();
+}
+
+void write_library_entry(CodeWriter& out, const Module& module, const std::vector<std::string>& outputs,
+                         const LibraryTarget& target) {
+  out.line();
+  out.open(library_signature(module, target, false) + " {");
+  for (const GraphCheck& check : graph_checks(module, target))
+    if (check.needed)
+      out.line("if (" + check.condition + ") throw std::invalid_argument(\"" + module.program_name +
+               " needs " + check.what + "\");");
+  const bool has_graph = !module.driver.graph_param.empty();
+  const std::string& setup = has_graph ? target.run_setup : target.run_setup_without_graph;
+  if (!setup.empty()) out.line(setup);
+  std::vector<std::string> args;
+  if (has_graph) args.push_back(target.graph_argument);
+  for (const ProgramParam& param : module.driver.params) args.push_back(param.var.name);
+  if (!target.run_argument.empty()) args.push_back(target.run_argument);
+  out.line(module.driver.name + "(" + comma_separated(args) + ");");
+  out.line("Result irgl_result;");
+  for (const std::string& name : outputs)
+    out.line("irgl_result." + name + " = " + name + (module.find_field(name) ? target.read_field : ".value()") + ";");
+  out.line("return irgl_result;");
+  out.close();
+}
+
+}  // namespace irglc
