@@ -3,6 +3,7 @@
 //   irgl-graph stats [graph options] [--json] [--no-diameter] SOURCE...
 //   irgl-graph convert [graph options] [--force] [--output-format F] SOURCE OUT
 //   irgl-graph generate [graph options] [--force] [--output-format F] SPEC OUT
+//   irgl-graph partition [graph options] --policy oec|iec|cvc --parts N [--json] SOURCE
 //
 // OUT's extension picks the format (graph_writer.h): .csr, .mtx, edge lists.
 //
@@ -20,6 +21,7 @@
 
 #include "irgl/graph/graph_writer.h"
 #include "irgl/graph/load.h"
+#include "irgl/graph/partition.h"
 #include "irgl/graph/stats.h"
 #include "irgl/options/graph_options.h"
 #include "irgl/support/error.h"
@@ -212,6 +214,34 @@ int generate_command(int argc, char** argv) {
   return write_output(spec, line.arguments[1], flags, line.graph);
 }
 
+int partition_command(int argc, char** argv) {
+  CommandLine line;
+  std::string policy_name = "oec";
+  unsigned parts = 0;
+  bool json = false;
+  po::options_description options = command_options("options", line);
+  options.add_options()("policy", po::value(&policy_name)->default_value(policy_name),
+                        ("how edges are cut: " + irgl::partition_policy_names()).c_str())(
+      "parts", po::value(&parts), "the number of parts (GPUs), at least 1")(
+      "json", po::bool_switch(&json), "print JSON");
+  if (!parse("partition",
+             "partition [options] --parts N SOURCE\n\n"
+             "Partitions a graph for N GPUs (masters in balanced blocks of ids, each edge in\n"
+             "the part its policy names, mirrors for the other ends) and prints the\n"
+             "replication factor and each part's masters, mirrors and edges.",
+             argc, argv, options, line))
+    return 0;
+  expect_arguments("partition", line, 1, "SOURCE");
+  const irgl::PartitionPolicy policy = irgl::parse_partition_policy(policy_name, "--policy");
+  if (parts == 0) throw irgl::InputError::in("--parts", "the number of parts must be at least 1");
+  const irgl::CsrGraph graph = irgl::load_graph(line.arguments[0], irgl::to_load_options(line.graph));
+  const irgl::PartitionStats stats =
+      irgl::partition_stats(graph, policy, irgl::partition_graph(graph, policy, parts));
+  if (json) irgl::print_partition_stats_json(std::cout, stats);
+  else irgl::print_partition_stats(std::cout, stats);
+  return 0;
+}
+
 struct Command {
   const char* name;
   int (*run)(int, char**);
@@ -222,6 +252,7 @@ constexpr Command kCommands[] = {
     {"stats", stats_command, "print sizes, degrees, components and diameter of graphs"},
     {"convert", convert_command, "write a graph as .csr, .mtx or an edge list (.el, .csv, ...)"},
     {"generate", generate_command, "write a synthetic graph (rmat, grid, uniform)"},
+    {"partition", partition_command, "partition a graph for several GPUs and print the parts"},
 };
 
 void print_usage() {
@@ -234,7 +265,7 @@ void print_usage() {
 int run(int argc, char** argv) {
   if (argc < 2)
     throw irgl::InputError::in(
-        kTool, "no command given (expected stats, convert or generate; see --help)");
+        kTool, "no command given (expected stats, convert, generate or partition; see --help)");
   const std::string name = argv[1];
   if (name == "--help" || name == "-h" || name == "help") {
     print_usage();
@@ -243,7 +274,7 @@ int run(int argc, char** argv) {
   for (const Command& command : kCommands)
     if (name == command.name) return command.run(argc - 1, argv + 1);
   throw irgl::InputError::in(
-      kTool, "unknown command '" + name + "' (expected stats, convert or generate; see --help)");
+      kTool, "unknown command '" + name + "' (expected stats, convert, generate or partition; see --help)");
 }
 
 }  // namespace
