@@ -6,11 +6,14 @@
 # (irglc's own build and the consumer example default to 90, Hopper; set it
 # to e.g. "80;90" before project() for more).
 #
-# irglc_add_sources(<target> SOURCES a.irgl [b.irgl ...]
+# irglc_add_sources(<target> SOURCES a.irgl [b.irgl ...] [CPU]
 #                   [SCHEDULE <name>] [OPTIONS <irglc options>...])
 #   Library mode: adds each program's generated .cu to <target>; the
 #   generated header, <name>.h, is on the target's include path and declares
 #   irglc_<program>::run(...) on an irgl::gpu::DeviceGraph. Links irgl::gpu.
+#   CPU: the sequential reference instead, a .cpp whose run(...) takes an
+#   irgl::CsrGraph in host memory (no GPU or CUDA compiler needed); links
+#   irgl::program.
 #
 # irglc_add_program(<target> SOURCE a.irgl [CPU]
 #                   [SCHEDULE <name>] [OPTIONS <irglc options>...])
@@ -33,6 +36,14 @@ function(_irglc_generate source outputs)
     VERBATIM)
 endfunction()
 
+# Generated code includes the language runtime (<irgl.h> for the CPU
+# target) from the prelude directory.
+function(_irglc_use_prelude target)
+  list(GET IRGLC_PRELUDE_FILES 0 prelude)
+  get_filename_component(prelude_dir ${prelude} DIRECTORY)
+  target_include_directories(${target} PRIVATE ${prelude_dir})
+endfunction()
+
 function(_irglc_check_setup caller)
   if(NOT IRGLC_EXECUTABLE)
     message(FATAL_ERROR "${caller}: IRGLC_EXECUTABLE is not set (find_package(irglc) first)")
@@ -40,7 +51,7 @@ function(_irglc_check_setup caller)
 endfunction()
 
 function(irglc_add_sources target)
-  cmake_parse_arguments(ARG "" "SCHEDULE" "SOURCES;OPTIONS" ${ARGN})
+  cmake_parse_arguments(ARG "CPU" "SCHEDULE" "SOURCES;OPTIONS" ${ARGN})
   if(NOT ARG_SOURCES)
     message(FATAL_ERROR "irglc_add_sources(${target}): no SOURCES given")
   endif()
@@ -49,17 +60,27 @@ function(irglc_add_sources target)
   if(ARG_SCHEDULE)
     list(APPEND options --schedule=${ARG_SCHEDULE})
   endif()
+  set(extension .cu)
+  if(ARG_CPU)
+    list(APPEND options --target=cpu)
+    set(extension .cpp)
+  endif()
   set(output_dir ${CMAKE_CURRENT_BINARY_DIR}/irglc_generated/${target})
   file(MAKE_DIRECTORY ${output_dir})
   foreach(source ${ARG_SOURCES})
     get_filename_component(name ${source} NAME_WE)
-    set(generated ${output_dir}/${name}.cu ${output_dir}/${name}.h)
+    set(generated ${output_dir}/${name}${extension} ${output_dir}/${name}.h)
     _irglc_generate(${source} "${generated}" ${options})
     target_sources(${target} PRIVATE ${generated})
   endforeach()
   target_include_directories(${target} PRIVATE ${output_dir})
-  target_link_libraries(${target} PRIVATE irgl::gpu)
-  target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr>)
+  if(ARG_CPU)
+    _irglc_use_prelude(${target})
+    target_link_libraries(${target} PRIVATE irgl::program)
+  else()
+    target_link_libraries(${target} PRIVATE irgl::gpu)
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr>)
+  endif()
 endfunction()
 
 function(irglc_add_program target)
@@ -82,11 +103,7 @@ function(irglc_add_program target)
   endif()
   _irglc_generate(${ARG_SOURCE} ${generated} ${options})
   add_executable(${target} ${generated})
-  # The generated program includes the language runtime (<irgl.h> for the
-  # CPU target) from the prelude directory.
-  list(GET IRGLC_PRELUDE_FILES 0 prelude)
-  get_filename_component(prelude_dir ${prelude} DIRECTORY)
-  target_include_directories(${target} PRIVATE ${prelude_dir})
+  _irglc_use_prelude(${target})
   target_link_libraries(${target} PRIVATE irgl::program)
   if(NOT ARG_CPU)
     target_link_libraries(${target} PRIVATE irgl::gpu)

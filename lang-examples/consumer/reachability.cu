@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "agreement.h"
 #include "bfs.h"    // irglc_bfs::run
 #include "sssp.h"   // irglc_sssp::run
 #include "irgl/gpu/device_info.h"
@@ -29,16 +30,6 @@ int main(int argc, char** argv) {
 
     const irglc_bfs::Result levels = irglc_bfs::run(device_graph, source);
     const irglc_sssp::Result distances = irglc_sssp::run(device_graph, source);
-    uint64_t reached = 0, disagreements = 0;
-    for (size_t v = 0; v < levels.level.size(); ++v) {
-      const bool by_bfs = levels.level[v] != irgl::lang::INF;
-      const bool by_sssp = distances.dist[v] != irgl::lang::INF;
-      reached += by_bfs;
-      disagreements += by_bfs != by_sssp;
-    }
-    std::printf("reachability: %llu of %zu vertices reachable from %u; bfs and sssp %s\n",
-                static_cast<unsigned long long>(reached), levels.level.size(), source,
-                disagreements == 0 ? "agree" : "DISAGREE");
-    return disagreements == 0 ? 0 : 1;
+    return report_agreement(levels.level, distances.dist, source);
   }, argc, argv);
 }

@@ -3,7 +3,8 @@
 # tree through find_package(irglc), then runs what it built on a small graph:
 #   consumer.sh SOURCE_ROOT BUILD_ROOT WORK_DIR GRAPH cpu
 #     builds, runs the CPU program (irglc_add_program ... CPU) and checks its
-#     answer with irgl-check;
+#     answer with irgl-check, and runs the application on CPU libraries
+#     (irglc_add_sources ... CPU);
 #   consumer.sh SOURCE_ROOT BUILD_ROOT WORK_DIR GRAPH gpu
 #     runs the library-mode application and the CUDA program (built by the
 #     cpu step); exits 77 (skipped) when they find no GPU.
@@ -20,6 +21,8 @@ if [ "$part" = cpu ]; then
   cmake --build "$work"
   "$work/sssp-cpu" "$graph" --weights hash:100 --source 1 -o "$work/sssp-cpu.txt" --force
   check "$work/sssp-cpu.txt"
+  "$work/reachability-cpu" "$graph" 1 | grep -q "bfs and sssp agree" ||
+    { echo "consumer: reachability-cpu: bfs and sssp disagree" >&2; exit 1; }
   exit 0
 fi
 set +e
