@@ -13,9 +13,9 @@
 #
 # BIN_DIR holds octree-cuda and irgl-octree, and optionally octree-cuda-T
 # builds for other block sizes (irglc --block-threads T), which get rows of
-# their own (the default build's rows also sweep BLOCKS). Environment: COUNTS (default "1000000 5000000 15000000"),
+# their own. Environment: COUNTS (default "1000000 5000000 15000000"),
 # SCHEMES (default "work-stealing static"), RUNS (default 5), LEAF (32),
-# BLOCKS (--task-blocks values to sweep besides the default, e.g. "132 528").
+# BLOCKS (--task-blocks values the default build also runs, e.g. "132 528").
 set -u
 bin=$(cd "$1" && pwd)
 runs=${RUNS:-5}
@@ -24,10 +24,10 @@ export IRGL_NO_PROGRESS=1
 
 # lang BINARY ARGS...: "MS TASKS SLOTS": the partition's time in ms, the
 # median of RUNS processes (each runs the driver twice and reports the
-# second run), and the tasks and most slots a block used in the slowest
-# (empty when a run failed or printed no pool line). The
-# pool's line: "task pool partition: SCHEME, N tasks in 1 run, ..., at
-# most S used, L launches, T ms (last run)".
+# second run), and the tasks and most slots a block used in the slowest;
+# empty when a run failed or printed no pool line, which reads
+# "task pool partition: SCHEME, N tasks in 1 run, ..., at most S used,
+# L launches, T ms (last run)".
 lang() {
   local prog=$1 i line=
   shift

@@ -59,20 +59,30 @@ gap_time() {
     sed -n 's/.*: median \([0-9.]*\) ms.*/\1/p'
 }
 
+# checked_time LABEL APP PATH OPTS PROGRAM [OPTION...]: PROGRAM's median
+# time on PATH when irgl-check passes its answer (APP's checker), else
+# FAILED (and why, on standard error).
+checked_time() {
+  local label=$1 app=$2 path=$3 opts=$4 program=$5
+  shift 5
+  rm -f "$work/check"  # no reason left from a run before
+  if "$program" "$path" $opts "$@" --runs "$runs" --warmup 2 -o "$work/checked.out" --force \
+       > "$work/checked.log" 2>&1 &&
+     "$bin/irgl-check" --algorithm "$app" $opts "$path" "$work/checked.out" > "$work/check" 2>&1; then
+    median_of "$work/checked.log"
+  else
+    echo "FAILED"
+    echo "FAILED: $label: $(tail -1 "$work/checked.log") $(tail -1 "$work/check" 2> /dev/null)" >&2
+  fi
+}
+
 # The union-find column: cc by Afforest (cc-afforest-cuda, GAP's algorithm
 # in the language), checked like the task programs; '-' for other apps or
 # without the build.
 union_find_time() {
   local app=$1 path=$2 opts=$3
   [ "$app" = cc ] && [ -x "$bin/cc-afforest-cuda" ] || { echo "-"; return; }
-  if "$bin/cc-afforest-cuda" "$path" $opts --runs "$runs" --warmup 2 -o "$work/uf.out" --force \
-       > "$work/uf.log" 2>&1 &&
-     "$bin/irgl-check" --algorithm cc $opts "$path" "$work/uf.out" > "$work/uf.check" 2>&1; then
-    median_of "$work/uf.log"
-  else
-    echo "FAILED"
-    echo "FAILED: cc-afforest-cuda $path: $(tail -1 "$work/uf.log") $(tail -1 "$work/uf.check")" >&2
-  fi
+  checked_time "cc-afforest-cuda $path" cc "$path" "$opts" "$bin/cc-afforest-cuda"
 }
 
 header="| app | graph | rounds |"
@@ -93,17 +103,13 @@ for app in "${apps[@]}"; do
     row="| $app | $name | ${rounds:-failed} |"
     best=""
     for config in "${configs[@]}"; do
-      log=$work/tasks.log
-      if "$bin/$app-tasks-cuda" "$path" $opts --task-pool $config --task-slots "${SLOTS:-65536}" \
-          --runs "$runs" --warmup 2 -o "$work/tasks.out" --force > "$log" 2>&1 &&
-         "$bin/irgl-check" --algorithm "$app" $opts "$path" "$work/tasks.out" > "$work/check" 2>&1; then
-        t=$(median_of "$log")
-        row="$row $t |"
-        best=$(awk -v a="$t" -v b="$best" 'BEGIN { print (b == "" || a < b) ? a : b }')
-      else
-        row="$row FAILED |"
+      t=$(checked_time "$app-tasks-cuda $name $config" "$app" "$path" "$opts" \
+        "$bin/$app-tasks-cuda" --task-pool $config --task-slots "${SLOTS:-65536}")
+      row="$row $t |"
+      if [ "$t" = FAILED ]; then
         status=1
-        echo "FAILED: $app-tasks-cuda $name $config: $(tail -1 "$log") $(tail -1 "$work/check")" >&2
+      else
+        best=$(awk -v a="$t" -v b="$best" 'BEGIN { print (b == "" || a < b) ? a : b }')
       fi
     done
     g=$(gap_time "$app" "$path" "$weights" "$source")
