@@ -27,7 +27,7 @@ std::string library_signature(const Module& module, const LibraryTarget& target,
 }
 
 void write_result_struct(CodeWriter& out, const Module& module, const std::vector<std::string>& outputs) {
-  out.comment("The program's outputs, copied to the host.");
+  out.comment("The program's outputs, copied out of its vertex data and reductions.");
   out.open("struct Result {");
   for (const std::string& name : outputs) {
     if (const Field* field = module.find_field(name))
@@ -130,10 +130,9 @@ void write_library_entry(CodeWriter& out, const Module& module, const std::vecto
   const bool has_graph = !module.driver.graph_param.empty();
   const std::string& setup = has_graph ? target.run_setup : target.run_setup_without_graph;
   if (!setup.empty()) out.line(setup);
-  std::vector<std::string> args;
-  if (has_graph) args.push_back(target.graph_argument);
+  std::vector<std::string> args{has_graph ? target.graph_argument : ""};  // empty ones are left out
   for (const ProgramParam& param : module.driver.params) args.push_back(param.var.name);
-  if (!target.run_argument.empty()) args.push_back(target.run_argument);
+  args.push_back(target.run_argument);
   out.line(module.driver.name + "(" + comma_separated(args) + ");");
   out.line("Result irgl_result;");
   for (const std::string& name : outputs)

@@ -27,7 +27,7 @@ struct LibraryTarget {
   std::string run_setup;        // before the driver's call: its run state and graph view
   std::string run_setup_without_graph;  // the same for a program without a graph
   std::string graph_argument;   // the driver's graph argument
-  std::string run_argument;     // the driver's last argument ("" for none)
+  std::string run_argument;     // the driver's last argument (empty: none)
   std::string read_field;       // appended to a field's name to copy it out
 };
 

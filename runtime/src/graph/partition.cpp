@@ -39,8 +39,20 @@ bool may_hold_edges_from(PartitionPolicy policy, const PartGrid& grid, unsigned 
   return true;
 }
 
+// The part of an edge whose source's master is in part `from` and whose
+// destination's is in part `to`.
+unsigned part_of_edge(PartitionPolicy policy, const PartGrid& grid, unsigned from, unsigned to) {
+  switch (policy) {
+    case PartitionPolicy::outgoing_edge_cut: return from;
+    case PartitionPolicy::incoming_edge_cut: return to;
+    case PartitionPolicy::cartesian_vertex_cut:
+      return from / grid.columns * grid.columns + to % grid.columns;
+  }
+  return 0;
+}
+
 struct PartEdge {
-  VertexId source, destination;
+  VertexId source, destination;  // global ids, then local ones
   uint32_t weight;
 };
 
@@ -54,7 +66,7 @@ std::vector<PartEdge> edges_of_part(const CsrGraph& graph, PartitionPolicy polic
     for (VertexId u = masters.first[owner]; u < masters.first[owner + 1]; ++u)
       for (uint64_t e = out.begin(u); e < out.end(u); ++e) {
         const VertexId v = out.neighbors[e];
-        if (edge_part(policy, masters, grid, u, v) == p)
+        if (part_of_edge(policy, grid, owner, masters.owner(v)) == p)
           edges.push_back({u, v, out.weight_words ? out.weight_words[e] : 0});
       }
   }
@@ -63,7 +75,7 @@ std::vector<PartEdge> edges_of_part(const CsrGraph& graph, PartitionPolicy polic
 
 GraphPart build_part(const CsrGraph& graph, PartitionPolicy policy, const MasterBlocks& masters,
                      const PartGrid& grid, unsigned p) {
-  const std::vector<PartEdge> edges = edges_of_part(graph, policy, masters, grid, p);
+  std::vector<PartEdge> edges = edges_of_part(graph, policy, masters, grid, p);
   const VertexId first = masters.first[p], last = masters.first[p + 1];
   // Mirrors: the edges' other vertices, in global order.
   std::vector<VertexId> mirrors;
@@ -87,6 +99,7 @@ GraphPart build_part(const CsrGraph& graph, PartitionPolicy policy, const Master
            static_cast<VertexId>(std::lower_bound(mirrors.begin(), mirrors.end(), v) -
                                  mirrors.begin());
   };
+  for (PartEdge& edge : edges) edge = {local(edge.source), local(edge.destination), edge.weight};
 
   // The local CSR: degrees, offsets, then the edges in place.
   CsrGraph& local_graph = part.graph;
@@ -94,15 +107,15 @@ GraphPart build_part(const CsrGraph& graph, PartitionPolicy policy, const Master
   local_graph.weight_type = graph.weight_type;
   local_graph.set_num_vertices(part.global_ids.size());
   local_graph.out_offsets.assign(part.global_ids.size() + 1, 0);
-  for (const PartEdge& edge : edges) ++local_graph.out_offsets[local(edge.source) + 1];
+  for (const PartEdge& edge : edges) ++local_graph.out_offsets[edge.source + 1];
   for (size_t v = 0; v < part.global_ids.size(); ++v)
     local_graph.out_offsets[v + 1] += local_graph.out_offsets[v];
   local_graph.out_targets.resize(edges.size());
   if (graph.has_weights()) local_graph.out_weights.resize(edges.size());
   std::vector<uint64_t> next(local_graph.out_offsets.begin(), local_graph.out_offsets.end() - 1);
   for (const PartEdge& edge : edges) {
-    const uint64_t slot = next[local(edge.source)]++;
-    local_graph.out_targets[slot] = local(edge.destination);
+    const uint64_t slot = next[edge.source]++;
+    local_graph.out_targets[slot] = edge.destination;
     if (graph.has_weights()) local_graph.out_weights[slot] = edge.weight;
   }
   return part;
@@ -176,13 +189,7 @@ PartGrid part_grid(unsigned parts) {
 
 unsigned edge_part(PartitionPolicy policy, const MasterBlocks& masters, const PartGrid& grid,
                    VertexId u, VertexId v) {
-  switch (policy) {
-    case PartitionPolicy::outgoing_edge_cut: return masters.owner(u);
-    case PartitionPolicy::incoming_edge_cut: return masters.owner(v);
-    case PartitionPolicy::cartesian_vertex_cut:
-      return masters.owner(u) / grid.columns * grid.columns + masters.owner(v) % grid.columns;
-  }
-  return 0;
+  return part_of_edge(policy, grid, masters.owner(u), masters.owner(v));
 }
 
 std::vector<GraphPart> partition_graph(const CsrGraph& graph, PartitionPolicy policy,
