@@ -109,4 +109,7 @@ function(irglc_add_program target)
     target_link_libraries(${target} PRIVATE irgl::gpu)
     target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr>)
   endif()
+  if("--gpus=many" IN_LIST options)  # one process per GPU, NCCL between them
+    target_link_libraries(${target} PRIVATE irgl::dist)
+  endif()
 endfunction()

@@ -3,12 +3,13 @@
 
 include(CMakePackageConfigHelpers)
 
-set(_irgl_exported irgl_build_flags irgl_host irgl_options irgl_program irgl_gpu)
+set(_irgl_exported irgl_build_flags irgl_host irgl_options irgl_program irgl_gpu irgl_dist)
 set_target_properties(irgl_build_flags PROPERTIES EXPORT_NAME build_flags)
 set_target_properties(irgl_host PROPERTIES EXPORT_NAME host)
 set_target_properties(irgl_options PROPERTIES EXPORT_NAME options)
 set_target_properties(irgl_program PROPERTIES EXPORT_NAME program)
 set_target_properties(irgl_gpu PROPERTIES EXPORT_NAME gpu)
+set_target_properties(irgl_dist PROPERTIES EXPORT_NAME dist)
 foreach(target ${_irgl_exported})
   get_target_property(name ${target} EXPORT_NAME)
   add_library(irgl::${name} ALIAS ${target})

@@ -7,6 +7,7 @@
 #                 %cpu-cxx SRC -o OUT %cpu-libs    build a generated CPU program
 #                 %cuda-cxx SRC -o OUT %cuda-libs  build a generated CUDA program
 #                 %python   the Python that runs lit
+#                 %irgl-launch  tools/irgl-launch (multi-GPU programs)
 # Features:       datasets  the datasets directory exists
 #                 gpu       a CUDA GPU is usable (nvidia-smi lists one)
 import os
@@ -36,6 +37,7 @@ config.substitutions.append(("%datasets", config.datasets_dir))
 config.substitutions.append(("%inputs", os.path.join(source, "tests", "inputs")))
 config.substitutions.append(("%data", os.path.join(source, "tests", "data")))
 config.substitutions.append(("%examples", os.path.join(source, "lang-examples")))
+config.substitutions.append(("%irgl-launch", os.path.join(source, "tools", "irgl-launch")))
 config.substitutions.append(("%cpu-cxx", config.cxx + " -O1 -std=c++17 -static-libstdc++ -static-libgcc " + config.irgl_includes))
 config.substitutions.append(("%cpu-libs", config.irgl_host_libs))
 config.substitutions.append(("%cuda-cxx", config.nvcc + " -O2 -std=c++17 --expt-relaxed-constexpr -arch=sm_" + config.cuda_arch + " -Xcompiler=-static-libstdc++,-static-libgcc " + config.irgl_includes))

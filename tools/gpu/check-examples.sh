@@ -14,7 +14,9 @@
 # Environment: APPS (default: all ten examples), GRAPHS (an extended regular
 # expression: only the real graphs whose path matches; default all),
 # EXTRA_GRAPHS (generator specs with a ':' kind suffix, e.g. "rmat:scale=20:"),
-# JOBS (parallel runs, default 8), WORK_DIR, RUNS (timed runs, default 1).
+# JOBS (parallel runs, default 8), WORK_DIR, RUNS (timed runs, default 1),
+# LAUNCHER (a command the GPU builds run under, e.g. "tools/irgl-launch -n 2"
+# for the multi-GPU builds <app>-cuda-parts).
 set -u
 bin=$(cd "$1" && pwd)
 data=$(cd "$2" && pwd)
@@ -103,7 +105,7 @@ gpu_run() {
   local program=${suffix%%@*} extra=
   [ "$program" = "$suffix" ] || extra=$(echo "${suffix#*@}" | sed 's/^/--/; s/@/ --/g; s/=/ /g')
   [ -s "$reference" ] || { printf '%-6s %-32s %-40s SKIPPED (no reference)\n' "$app" "$suffix" "$graph"; return; }
-  if ! "$bin/$app-$program" "$path" $opts $extra --runs "$runs" --output "$out" --force > "$out.log" 2>&1; then
+  if ! ${LAUNCHER:-} "$bin/$app-$program" "$path" $opts $extra --runs "$runs" --output "$out" --force > "$out.log" 2>&1; then
     printf '%-6s %-32s %-40s FAILED: %s\n' "$app" "$suffix" "$graph" "$(tail -1 "$out.log")"
     return
   fi

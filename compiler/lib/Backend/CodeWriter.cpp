@@ -195,13 +195,14 @@ void write_host_stmt(CodeWriter& out, const HostStmt& stmt, const OutlinedLoopWr
       out.fragment(stmt.code);
       return;
     case K::launch:
-      out.line(launch_text(stmt, out.run()) + ";  // " + where(stmt.loc));
-      return;
     case K::for_all_nodes:
-      out.line(launch_text(stmt, out.run()) + ";  // " + where(stmt.loc) + ": for_all_nodes");
+      out.line(launch_text(stmt, out.run()) + ";  // " + where(stmt.loc) +
+               (stmt.kind == K::for_all_nodes ? ": for_all_nodes" : ""));
+      if (out.driver_hooks().after_launch) out.driver_hooks().after_launch(out, stmt);
       return;
     case K::output:
-      out.line("output(" + stmt.name + ");");
+      out.line((out.driver_hooks().output_call ? out.driver_hooks().output_call(stmt.name)
+                                               : "output(" + stmt.name + ")") + ";");
       return;
     case K::pipe_loop: {
       out.comment(where(stmt.loc) + ": rounds until the pipe '" + stmt.name + "' is empty");
@@ -302,6 +303,7 @@ void write_driver(CodeWriter& out, const Module& module, bool with_defaults,
   }
   for (const Reduction& reduction : module.reductions)
     out.line(reduction.name + " = static_cast<" + reduction.value_type + ">(0);");
+  if (out.driver_hooks().prologue) out.driver_hooks().prologue(out);
   write_host_block(out, driver.body, outlined);
   out.close();
 }

@@ -24,9 +24,21 @@ struct RunParameter {
   std::string parameter() const { return empty() ? "" : ", " + type + " " + name; }
 };
 
+class CodeWriter;
+
+// What a target adds to the driver's text (the multi-GPU program's
+// synchronisation, CudaParts.h); every hook is optional.
+struct DriverHooks {
+  std::function<void(CodeWriter&)> prologue;  // after the resets at the start of a run
+  std::function<void(CodeWriter&, const HostStmt&)> after_launch;  // launch or for_all_nodes
+  std::function<std::string(const std::string&)> output_call;      // "output(f)" by default
+};
+
 // Accumulates generated code with indentation.
 class CodeWriter {
  public:
+  void set_driver_hooks(DriverHooks hooks) { hooks_ = std::move(hooks); }
+  const DriverHooks& driver_hooks() const { return hooks_; }
   // The driver's run parameter (none by default).
   void set_run(RunParameter run) { run_ = std::move(run); }
   const RunParameter& run() const { return run_; }
@@ -56,6 +68,7 @@ class CodeWriter {
   std::ostringstream out_;
   unsigned depth_ = 0;
   RunParameter run_;
+  DriverHooks hooks_;
 };
 
 // "a, b, c": the items that are not empty, comma-separated.

@@ -13,6 +13,7 @@
 #include "CodeWriter.h"
 #include "CudaKernels.h"
 #include "CudaOutline.h"
+#include "CudaParts.h"
 #include "LibraryMode.h"
 #include "irglc/Backend/Backend.h"
 
@@ -55,6 +56,7 @@ GeneratedCode generate_cuda(const Module& module, const BackendOptions& options)
                         : "#include <irgl/gpu/schedule/schedules.cuh>");
   out.line("#include <irgl/lang/cuda.cuh>");
   if (library) out.line("#include \"" + options.header_name + "\"");
+  else if (options.many_gpus) out.line("#include <irgl/lang/cuda_parts.cuh>");
   else out.line("#include <irgl/lang/cuda_target.cuh>");
   for (const std::string& header : options.schedule_headers)
     out.line("#include \"" + escape_string_literal(header) + "\"  // your schedules (--schedule-header)");
@@ -66,6 +68,10 @@ GeneratedCode generate_cuda(const Module& module, const BackendOptions& options)
   out.line("namespace schedule = irgl::gpu::schedule;");
   out.line();
   write_file_scope_declarations(out, module);
+  if (options.many_gpus) {
+    write_part_copies(out, module);
+    out.set_driver_hooks(part_sync_hooks(module));
+  }
   for (const Kernel& kernel : module.kernels) write_scheduled_kernel(out, module, kernel, options);
   write_outlined_rounds(out, module, options);
   write_driver(out, module, false, [&](CodeWriter& writer, const HostStmt& loop) {
@@ -86,10 +92,12 @@ GeneratedCode generate_cuda(const Module& module, const BackendOptions& options)
   } else {
     const std::string ns = program_namespace(module);
     write_program_main(out, module, "cuda",
-                       "irgl::lang::CudaTarget irgl_target(irgl_driver, {" + ns +
-                           "::irgl_bytes_per_vertex, " +
-                           (module.driver.uses_pipe ? "true" : "false") + "}" +
-                           (options.instrument_load ? ", /*records_load=*/true" : "") + ");",
+                       options.many_gpus
+                           ? parts_target_setup(module)
+                           : "irgl::lang::CudaTarget irgl_target(irgl_driver, {" + ns +
+                                 "::irgl_bytes_per_vertex, " +
+                                 (module.driver.uses_pipe ? "true" : "false") + "}" +
+                                 (options.instrument_load ? ", /*records_load=*/true" : "") + ");",
                        "irgl_target", schedules_summary(module));
   }
   code.source = out.str();

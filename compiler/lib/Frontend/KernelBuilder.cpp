@@ -7,6 +7,7 @@
 #include <set>
 
 #include "DslModel.h"
+#include "FieldAccesses.h"
 #include "ReservedNames.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -817,6 +818,7 @@ bool KernelBuilder::build_vertex_loop(Scope& scope, const Stmt* loop_stmt, const
   for (const Stmt* stmt : post) loop.post.push_back(context_.fragment(stmt));
   if (loop.domain == VertexDomain::all_nodes)
     kernel.fields_written_whole = fields_written_whole(scope, loop, pre, guards, post);
+  kernel.field_accesses = field_accesses(context_, body, scope.vertex);
   return true;
 }
 

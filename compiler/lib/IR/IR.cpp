@@ -223,6 +223,19 @@ const char* to_string(AccumulatorOp op) {
   return "?";
 }
 
+const char* to_string(FieldUpdate update) {
+  switch (update) {
+    case FieldUpdate::none: return "read";
+    case FieldUpdate::assign: return "assign";
+    case FieldUpdate::min: return "min";
+    case FieldUpdate::max: return "max";
+    case FieldUpdate::add: return "add";
+    case FieldUpdate::claim: return "claim";
+    case FieldUpdate::other: return "other";
+  }
+  return "?";
+}
+
 const char* to_string(ReductionOp op) {
   switch (op) {
     case ReductionOp::sum: return "sum";
@@ -355,6 +368,9 @@ class Dumper {
          << " pushes " << list(k.worklists_pushed) << "\n";
     if (!k.fields_written_whole.empty())
       out_ << "  writes-whole " << list(k.fields_written_whole) << "\n";
+    for (const PartSync& sync : k.part_syncs)
+      out_ << "  part-sync " << sync.field << " " << to_string(sync.op)
+           << (sync.reduce ? " reduce" : "") << (sync.broadcast ? " broadcast" : "") << "\n";
     for (const auto& fragment : k.prologue) {
       out_ << "  prologue\n";
       code(fragment, "    ");

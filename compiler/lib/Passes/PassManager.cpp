@@ -49,6 +49,7 @@ PassManager PassManager::standard() {
   manager.add(create_schedule_selection_pass());
   manager.add(create_iteration_outlining_pass());
   manager.add(create_redundant_zeroing_pass());
+  manager.add(create_part_sync_pass());
   return manager;
 }
 

@@ -64,9 +64,10 @@ class RedundantZeroing : public Pass {
  public:
   const char* name() const override { return "redundant-zeroing"; }
 
-  void run(Module& module, const PassOptions&, DiagnosticPrinter&) override {
-    // A goto may jump over the launch that writes a field whole.
-    if (module.driver.has_labels) return;
+  void run(Module& module, const PassOptions& options, DiagnosticPrinter&) override {
+    // A goto may jump over the launch that writes a field whole; a part of
+    // a multi-GPU run writes only its masters.
+    if (module.driver.has_labels || options.many_gpus) return;
     std::set<std::string> used;  // by an earlier statement of the driver
     for (const HostStmt& stmt : module.driver.body) {
       const bool launches = stmt.kind == HostStmt::Kind::launch ||

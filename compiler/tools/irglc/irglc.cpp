@@ -41,6 +41,7 @@ struct Options {
   int block_threads = 256;
   std::string instrument = "none";
   std::string outline = "auto";
+  std::string gpus = "one";
   bool no_coop = false;
   bool force = false;
 };
@@ -157,6 +158,10 @@ int compile(int argc, char** argv) {
        "iteration outlining of 'while (!pipe.empty())' loops (CUDA): auto (every loop whose body "
        "is kernel launches and the swap runs all its rounds in one persistent kernel), on (the "
        "same, and a loop that cannot is an error), off (a launch per kernel and round)")
+      ("gpus", po::value(&options.gpus)->default_value(options.gpus),
+       "one: a program for one GPU; many: one process per GPU, each on a part of the graph, "
+       "synchronised after each kernel (CUDA programs; run with tools/irgl-launch; "
+       "docs/multi-gpu.md)")
       ("no-coop", po::bool_switch(&options.no_coop),
        "no cooperative conversion: one global atomic per worklist push instead of pushes "
        "staged per thread block")
@@ -213,6 +218,19 @@ int compile(int argc, char** argv) {
   else if (options.outline == "on") pass_options.outline = irglc::PassOptions::Outline::on;
   else if (options.outline == "off") pass_options.outline = irglc::PassOptions::Outline::off;
   else throw irgl::InputError::in("--outline", "unknown setting '" + options.outline + "' (expected auto, on or off)");
+  if (options.gpus == "many") {
+    if (backend.target != irglc::Target::cuda || backend.emit != irglc::EmitKind::program)
+      throw irgl::InputError::in("--gpus", "many is for CUDA programs (--target=cuda --emit=program)");
+    if (options.outline == "on")
+      throw irgl::InputError::in("--outline", "on cannot go with --gpus=many: the GPUs meet "
+                                              "between rounds, which one kernel cannot");
+    if (backend.instrument_load)
+      throw irgl::InputError::in("--instrument", "load cannot go with --gpus=many");
+    pass_options.outline = irglc::PassOptions::Outline::off;
+    pass_options.many_gpus = backend.many_gpus = true;
+  } else if (options.gpus != "one") {
+    throw irgl::InputError::in("--gpus", "unknown setting '" + options.gpus + "' (expected one or many)");
+  }
   if (map.count("schedule")) {
     irglc::Schedule schedule;
     if (std::string problem = irglc::parse_schedule_spec(options.schedule, schedule); !problem.empty())

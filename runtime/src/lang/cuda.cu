@@ -154,7 +154,10 @@ detail::PipeMemory take_pipe(uint64_t capacity) {
 Pipe::Pipe(const Graph& graph, const CudaRun& run)
     : memory_(take_pipe(pipe_capacity(graph))),
       graph_(graph),
-      mode_(run.frontier),
+      // A part of a multi-GPU run keeps its rounds in queues, which it
+      // shares with the other parts at each swap.
+      mode_(run.parts ? gpu::FrontierMode::sparse : run.frontier),
+      parts_(run.parts),
       log_(run.frontier_log),
       heavy_line_(gpu::schedule::heavy_round_line(run.out_degrees, multiprocessor_count(),
                                                   run.heavy_round_edges.value_or(0))) {}
@@ -211,7 +214,7 @@ uint64_t Pipe::size() {
   known_in_size_ = sizes.in.size;
   known_in_degree_sum_.reset();
   if (sample) known_in_degree_sum_ = memory_.stats.sampled_degree_sum(sizes.in.size);
-  return sizes.in.size;
+  return parts_ ? parts_->total(sizes.in.size) : sizes.in.size;
 }
 
 void Pipe::count_input_members(const gpu::DenseBitmapView& members) {
@@ -275,6 +278,7 @@ void Pipe::choose_output() {
 }
 
 void Pipe::swap() {
+  if (parts_) parts_->share_pushes(memory_.queues.out(), bitmap(0).view());
   if (!output_chosen_) {  // no kernel took out(): the output is the empty queue
     record_ = {};
     record_.round = rounds_;

@@ -457,11 +457,12 @@ int run_program(int argc, char** argv, const ProgramDescription& description,
     for (const RecordedOutput& recorded : recorded_outputs()) recorded.write(results);
     for (const std::string& line : results.lines()) std::cout << line << "\n";
 
-    if (!load_report.empty()) write_load_report_file(load_report, force, target);
+    const bool reports = target.reports();
+    if (!load_report.empty() && reports) write_load_report_file(load_report, force, target);
     std::vector<WrittenOutput> written;
-    if (!output.empty()) written = write_results(output, force, description, graph);
+    if (!output.empty() && reports) written = write_results(output, force, description, graph);
 
-    if (!json_path.empty()) {
+    if (!json_path.empty() && reports) {
       nlohmann::ordered_json report = {
           {"program", description.name},
           {"source", description.source},

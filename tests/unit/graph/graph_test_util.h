@@ -20,8 +20,10 @@
 
 #include "input_error.h"
 #include "scratch_dir.h"
+#include "irgl/graph/csr_build.h"
 #include "irgl/graph/csr_graph.h"
 #include "irgl/graph/edge_list.h"
+#include "irgl/graph/generators.h"
 #include "irgl/support/error.h"
 
 namespace irgl::testing {
@@ -116,6 +118,16 @@ inline std::string read_file(const std::string& path) {
 inline void write_file(const std::string& path, const std::string& bytes) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+// The graph a generator spec describes, with hashed integer weights, named
+// after the spec.
+inline CsrGraph hash_weighted_graph(const std::string& spec) {
+  BuildOptions options;
+  options.weights.source = WeightRule::Source::hash;
+  CsrGraph graph = build_csr(generate_from_spec(spec, false), options);
+  graph.name = spec;
+  return graph;
 }
 
 }  // namespace irgl::testing

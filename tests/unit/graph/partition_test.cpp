@@ -19,13 +19,6 @@ namespace {
 
 using GlobalEdge = std::tuple<VertexId, VertexId, uint32_t>;
 
-CsrGraph weighted(const std::string& spec) {
-  BuildOptions options;
-  options.weights.source = WeightRule::Source::hash;
-  CsrGraph graph = build_csr(generate_from_spec(spec, false), options);
-  graph.name = spec;
-  return graph;
-}
 
 std::vector<GlobalEdge> edges_of(const CsrGraph& graph) {
   std::vector<GlobalEdge> edges;
@@ -100,7 +93,7 @@ void expect_partition_of(const CsrGraph& graph, PartitionPolicy policy, unsigned
 TEST(Partition, EveryPolicyAndPartCountKeepsEveryEdgeOnce) {
   for (const std::string spec :
        {"rmat:scale=10,edge-factor=8", "grid:17x23", "uniform:vertices=300,edges=2000"}) {
-    const CsrGraph graph = weighted(spec);
+    const CsrGraph graph = hash_weighted_graph(spec);
     for (PartitionPolicy policy : {PartitionPolicy::outgoing_edge_cut,
                                    PartitionPolicy::incoming_edge_cut,
                                    PartitionPolicy::cartesian_vertex_cut})
@@ -127,7 +120,7 @@ TEST(Partition, EdgeCutsPutAnEdgeWithItsSourceOrDestination) {
 }
 
 TEST(Partition, OnePartHasNoMirrors) {
-  const CsrGraph graph = weighted("grid:5x5");
+  const CsrGraph graph = hash_weighted_graph("grid:5x5");
   const std::vector<GraphPart> parts =
       partition_graph(graph, PartitionPolicy::cartesian_vertex_cut, 1);
   const PartitionStats stats = partition_stats(graph, PartitionPolicy::cartesian_vertex_cut, parts);

@@ -19,6 +19,7 @@ struct BackendOptions {
   std::string command_line;      // how irglc was invoked, for the banner
   bool instrument_load = false;  // record per-block load (--instrument=load)
   bool coop = true;              // cooperative conversion of pushes (--no-coop: off)
+  bool many_gpus = false;        // --gpus=many: a part per GPU (docs/multi-gpu.md)
   // #include'd by CUDA code after the runtime: the users' extern:NAME
   // schedules (--schedule-header), as the compiler of the .cu will find them.
   std::vector<std::string> schedule_headers;

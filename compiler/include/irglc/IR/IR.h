@@ -212,6 +212,39 @@ struct VertexLoop {
   bool block_task() const { return !task_steps.empty(); }
 };
 
+// How a kernel's code updates vertex data, as a multi-GPU run combines
+// the copies of a vertex (irglc --gpus=many, docs/multi-gpu.md).
+enum class FieldUpdate {
+  none,    // a read
+  assign,  // f[x] = ...
+  min,     // atomic_min
+  max,     // atomic_max
+  add,     // atomic_add / atomic_sub, +=, -=, ++, --
+  claim,   // atomic_cas: the first writer wins
+  other,   // anything else (atomic_exch, |=, ...)
+};
+const char* to_string(FieldUpdate update);
+
+// One access to a NodeData in a kernel's vertex loop.
+struct FieldAccess {
+  std::string field;
+  FieldUpdate update = FieldUpdate::none;
+  bool at_loop_vertex = false;  // indexed by the loop's own vertex (n in f[n])
+  bool result_used = false;     // an atomic whose old value the code reads
+  std::string spelling;         // "atomic_sub", "=", "+=", ... for messages
+  SourceLoc loc;
+};
+
+// What a multi-GPU run does after a kernel for one field it writes: the
+// mirrors' changes combined into the masters with `op` (reduce), then the
+// masters' changes sent to the mirrors (broadcast). Filled by the part
+// synchronisation pass.
+struct PartSync {
+  std::string field;
+  FieldUpdate op = FieldUpdate::assign;  // min, max, add or assign
+  bool reduce = false, broadcast = false;
+};
+
 // task_pool: `TaskPool<T>& pool` of a task kernel (var.type is T).
 enum class ParamKind { graph, worklist, scalar, task_pool };
 
@@ -237,6 +270,10 @@ struct Kernel {
   // (`f[n] = ...;` in the body, with no guard, continue or return before
   // it) and that the kernel reads nowhere: a launch writes all of it.
   std::vector<std::string> fields_written_whole;
+  // Every access to vertex data in the vertex loop (reads and writes).
+  std::vector<FieldAccess> field_accesses;
+  // irglc --gpus=many: the synchronisation after each launch.
+  std::vector<PartSync> part_syncs;
   // Set for kernels made from a driver's for_all_nodes(g, [&](Node n) {...}):
   // the lambda's captured driver variables became scalar params.
   bool from_for_all_nodes = false;

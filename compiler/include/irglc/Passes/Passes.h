@@ -30,6 +30,9 @@ struct PassOptions {
   // Whether the code irglc writes can name a user's extern:NAME schedule:
   // a --schedule-header declares them (or the target has no schedules).
   bool extern_schedules_declared = false;
+  // --gpus=many: one process per GPU, each on a part of the graph; the
+  // parts synchronise after each kernel (docs/multi-gpu.md).
+  bool many_gpus = false;
 };
 
 // Reports IR-level problems in Clang's style.
@@ -61,8 +64,14 @@ std::unique_ptr<Pass> create_schedule_selection_pass();
 std::unique_ptr<Pass> create_iteration_outlining_pass();
 
 // Marks the NodeData that need no zeroing at the start of a run: those whose
-// first use is a top-level launch that writes all of them before any read.
+// first use is a top-level launch that writes all of them before any read
+// (not with --gpus=many: a part's launches write only its masters).
 std::unique_ptr<Pass> create_redundant_zeroing_pass();
+
+// --gpus=many: decides, for every kernel, how the copies of each field it
+// writes are combined and sent (Kernel::part_syncs), and reports the code
+// that several GPUs cannot run with the single-GPU meaning.
+std::unique_ptr<Pass> create_part_sync_pass();
 
 class PassManager {
  public:

@@ -77,11 +77,23 @@ class Graph {
  public:
   Graph() = default;
   IRGL_HD Graph(uint32_t nodes, uint64_t edges, AdjacencyView out, AdjacencyView in)
-      : nodes_(nodes), edges_(edges), out_(out), in_(in) {}
+      : nodes_(nodes), edges_(edges), out_(out), in_(in), end_owned_(nodes) {}
 
   IRGL_HD uint32_t num_nodes() const { return nodes_; }
   IRGL_HD uint64_t num_edges() const { return edges_; }
-  IRGL_HD NodeRange nodes() const { return NodeRange(0, nodes_); }
+  // The vertices vertex loops run over: all of them, or in a part of a
+  // multi-GPU run (docs/multi-gpu.md) the part's masters.
+  IRGL_HD NodeRange nodes() const { return NodeRange(first_owned_, end_owned_); }
+  IRGL_HD Node first_owned() const { return first_owned_; }
+  IRGL_HD uint32_t owned_nodes() const { return end_owned_ - first_owned_; }
+  // A part of a multi-GPU run: its masters [first, end), and every
+  // vertex's out-degree in the whole graph (device memory; null: the
+  // part's own edges count, as when it holds all of a vertex's out-edges).
+  void set_part(Node first, Node end, const uint32_t* global_out_degrees) {
+    first_owned_ = first;
+    end_owned_ = end;
+    global_out_degrees_ = global_out_degrees;
+  }
 
   IRGL_HD EdgeRange out_edges(Node n) const { return EdgeRange(out_.offsets[n], out_.offsets[n + 1]); }
   IRGL_HD EdgeRange in_edges(Node n) const { return EdgeRange(in_.offsets[n], in_.offsets[n + 1]); }
@@ -89,7 +101,9 @@ class Graph {
   IRGL_HD Edge out_end(Node n) const { return out_.offsets[n + 1]; }
   IRGL_HD Edge in_begin(Node n) const { return in_.offsets[n]; }
   IRGL_HD Edge in_end(Node n) const { return in_.offsets[n + 1]; }
-  IRGL_HD uint64_t out_degree(Node n) const { return out_.offsets[n + 1] - out_.offsets[n]; }
+  IRGL_HD uint64_t out_degree(Node n) const {
+    return global_out_degrees_ ? global_out_degrees_[n] : out_.offsets[n + 1] - out_.offsets[n];
+  }
   IRGL_HD uint64_t in_degree(Node n) const { return in_.offsets[n + 1] - in_.offsets[n]; }
 
   // Destination of out-edge e.
@@ -137,6 +151,8 @@ class Graph {
   AdjacencyView in_{};
   uint64_t max_out_degree_ = 0;
   uint64_t max_in_degree_ = 0;
+  Node first_owned_ = 0, end_owned_ = 0;
+  const uint32_t* global_out_degrees_ = nullptr;
 };
 
 // Values a kernel writes to a program output, for result files.

@@ -19,6 +19,7 @@
 #include <cooperative_groups.h>
 #include <cstdint>
 #include <cub/block/block_reduce.cuh>
+#include <functional>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -39,6 +40,7 @@
 #include "irgl/lang/cuda_atomics.cuh"
 #include "irgl/lang/cuda_run.h"
 #include "irgl/lang/outputs.h"
+#include "irgl/lang/part_exchange.h"
 #include "irgl/lang/cuda_tasks.cuh"
 
 namespace irgl::lang {
@@ -302,6 +304,7 @@ class Pipe {
   detail::PipeMemory memory_;
   Graph graph_;
   gpu::FrontierMode mode_;
+  PartExchange* parts_;  // a multi-GPU run's other parts, or null
   gpu::FrontierLog* log_;
   gpu::schedule::HeavyRoundLine heavy_line_;
   uint64_t rounds_ = 0;
@@ -367,12 +370,16 @@ class Reduction {
     storage().upload(&value, 1);
     return *this;
   }
-  // One device-to-host copy (synchronizes with the kernels before it).
+  // One device-to-host copy (synchronizes with the kernels before it); in
+  // a multi-GPU run, combined over the parts.
   T value() const {
     T result;
     storage().download(&result, 1);
-    return result;
+    return across_parts_ ? across_parts_(result) : result;
   }
+  // A multi-GPU run: how a part's value combines with the others' (the
+  // driver binds it at each run's start).
+  void combine_across_parts(std::function<T(T)> combine) { across_parts_ = std::move(combine); }
   operator T() const { return value(); }
   ReductionSlot<T, Op> view() { return {storage().data(), Op::template identity<T>()}; }
   const std::string& name() const { return name_; }
@@ -388,6 +395,7 @@ class Reduction {
 
   std::string name_;
   mutable gpu::DeviceBuffer<T> value_;
+  std::function<T(T)> across_parts_;
 };
 
 //===----------------------------------------------------------------------===//

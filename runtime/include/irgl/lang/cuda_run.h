@@ -14,6 +14,8 @@
 
 namespace irgl::lang {
 
+class PartExchange;  // part_exchange.h
+
 struct CudaRun {
   gpu::schedule::AlbOverrides alb;  // --alb-threshold, --alb-distribution, --alb-rows
   gpu::schedule::OutlineMode outline = gpu::schedule::OutlineMode::automatic;  // --outline
@@ -35,6 +37,9 @@ struct CudaRun {
   // --task-blocks), and where the runs are recorded.
   gpu::tasks::PoolOptions task_pool;
   gpu::tasks::PoolLog* pool_log = nullptr;
+  // A multi-GPU run's other parts (docs/multi-gpu.md), which pipes share
+  // their rounds with; null on one GPU.
+  PartExchange* parts = nullptr;
 
   // A launch site's options under this run, before the site adds what irglc
   // compiled into it.

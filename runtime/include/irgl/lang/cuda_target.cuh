@@ -102,6 +102,12 @@ class CudaTarget : public ProgramTarget {
     return summary;
   }
 
+ protected:
+  // For targets built on this one (cuda_parts.cuh): the driver's graph
+  // view and the run's options.
+  Graph& view() { return view_; }
+  CudaRun& run_options() { return run_; }
+
  private:
   bool chooses_frontiers() const { return footprint_.uses_pipe; }
 

@@ -99,6 +99,10 @@ class ProgramTarget {
   virtual std::string run_summary() const { return {}; }
   // The energy of the last run, where the target measures it.
   virtual EnergyReading last_run_energy() const { return {}; }
+  // Whether this process reports: writes result files and reports. Each
+  // process of a multi-GPU run computes every output, and only its first
+  // reports.
+  virtual bool reports() const { return true; }
 };
 
 // Parses the command line, loads the graph, runs and reports. Returns the

@@ -393,6 +393,8 @@ struct Alb : EdgePolicy<B, Alb<B, Tuning>> {
                         const RunOptions& options) {
     if constexpr (std::is_same_v<Frontier, AllNodes> && Body::kHasAccum &&
                   HasContiguousEdges<Body>::value) {
+      // Row tiles cut the rows from vertex 0 (a part's masters start later).
+      if (frontier.first != 0) return run_twc(body, frontier, state, options);
       const RowTiles mode = alb_row_tiles_of(options);
       int trial = -1;  // automatic: path 1 is row tiles (State::alb_path)
       const bool rows =

@@ -23,9 +23,10 @@ inline constexpr uint64_t kUnknownSize = ~uint64_t{0};
 
 struct AllNodes {
   uint32_t count = 0;
+  VertexId first = 0;  // a part of a multi-GPU run: its first master
 
   IRGL_HD uint64_t size() const { return count; }
-  IRGL_HD VertexId operator[](uint64_t i) const { return static_cast<VertexId>(i); }
+  IRGL_HD VertexId operator[](uint64_t i) const { return first + static_cast<VertexId>(i); }
   IRGL_HD bool contains(VertexId) const { return true; }
   uint64_t host_size() const { return count; }
 };

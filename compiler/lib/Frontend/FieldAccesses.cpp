@@ -1,0 +1,150 @@
+//===- FieldAccesses.cpp - How a vertex loop reads and writes vertex data -===//
+
+#include "FieldAccesses.h"
+
+#include <set>
+
+#include "DslModel.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+
+namespace irglc {
+
+using namespace clang;
+
+namespace {
+
+FieldUpdate update_of_atomic(const std::string& name) {
+  if (name == "atomic_min") return FieldUpdate::min;
+  if (name == "atomic_max") return FieldUpdate::max;
+  if (name == "atomic_add" || name == "atomic_sub") return FieldUpdate::add;
+  if (name == "atomic_cas") return FieldUpdate::claim;
+  return FieldUpdate::other;
+}
+
+FieldUpdate update_of_assignment(BinaryOperatorKind op) {
+  switch (op) {
+    case BO_Assign: return FieldUpdate::assign;
+    case BO_AddAssign:
+    case BO_SubAssign: return FieldUpdate::add;
+    default: return FieldUpdate::other;
+  }
+}
+
+// Visits parents before children, so a write's target is known as one
+// before the visit reaches the target's subscript.
+class AccessVisitor : public RecursiveASTVisitor<AccessVisitor> {
+ public:
+  AccessVisitor(FrontendContext& context, const VarDecl* vertex)
+      : context_(context), vertex_(vertex) {}
+
+  bool VisitCallExpr(CallExpr* call) {
+    const std::string name = dsl::prelude_function(call);
+    if (name.rfind("atomic_", 0) == 0 && call->getNumArgs() > 0)
+      write(call->getArg(0), update_of_atomic(name), name, used(call), call->getBeginLoc());
+    else if (const FunctionDecl* callee = call->getDirectCallee(); callee && name.empty())
+      by_reference(call, callee);
+    return true;
+  }
+
+  bool VisitBinaryOperator(BinaryOperator* op) {
+    if (op->isAssignmentOp())
+      write(op->getLHS(), update_of_assignment(op->getOpcode()), op->getOpcodeStr().str(), false,
+            op->getOperatorLoc());
+    return true;
+  }
+
+  bool VisitUnaryOperator(UnaryOperator* op) {
+    if (op->isIncrementDecrementOp())
+      write(op->getSubExpr(), FieldUpdate::add, UnaryOperator::getOpcodeStr(op->getOpcode()).str(),
+            false, op->getOperatorLoc());
+    return true;
+  }
+
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr* call) {
+    if (call->isAssignmentOp() && call->getNumArgs() > 0)
+      write(call->getArg(0), FieldUpdate::other, "operator=", false, call->getOperatorLoc());
+    if (auto access = dsl::field_access(call); access && !targets_.count(call))
+      record(*access, FieldUpdate::none, "", false, call->getBeginLoc());
+    return true;
+  }
+
+  std::vector<FieldAccess> accesses;
+
+ private:
+  // A write to `target`: a field element, or a member of one.
+  void write(const Expr* target, FieldUpdate update, const std::string& spelling, bool result_used,
+             SourceLocation where) {
+    const Expr* e = dsl::strip(target);
+    while (const auto* member = dyn_cast<MemberExpr>(e)) {  // f[n].x = ...
+      e = dsl::strip(member->getBase());
+      update = FieldUpdate::other;
+    }
+    const auto access = dsl::field_access(e);
+    if (!access) return;
+    targets_.insert(dsl::strip(e));
+    record(*access, update, spelling, result_used, where);
+  }
+
+  // A field element passed to a non-const reference parameter.
+  void by_reference(const CallExpr* call, const FunctionDecl* callee) {
+    for (unsigned i = 0; i < call->getNumArgs() && i < callee->getNumParams(); ++i) {
+      const QualType type = callee->getParamDecl(i)->getType();
+      if (type->isReferenceType() && !type.getNonReferenceType().isConstQualified())
+        write(call->getArg(i), FieldUpdate::other, callee->getNameAsString(), false,
+              call->getBeginLoc());
+    }
+  }
+
+  void record(const dsl::FieldAccess& access, FieldUpdate update, const std::string& spelling,
+              bool result_used, SourceLocation where) {
+    auto it = context_.fields.find(access.field);
+    if (it == context_.fields.end()) return;
+    FieldAccess out;
+    out.field = it->second;
+    out.update = update;
+    out.at_loop_vertex = vertex_ && dsl::referenced_var(access.index) == vertex_;
+    out.result_used = result_used;
+    out.spelling = spelling;
+    out.loc = context_.loc(where);
+    accesses.push_back(std::move(out));
+  }
+
+  // Whether the value of `call` is read: anything but a statement of its own.
+  bool used(const Expr* call) {
+    const Stmt* child = call;
+    for (;;) {
+      const auto parents = context_.ast().getParents(*child);
+      if (parents.empty()) return false;
+      const Stmt* parent = parents[0].get<Stmt>();
+      if (!parent) return true;  // a declaration's initialiser
+      if (isa<ExprWithCleanups>(parent) || isa<ParenExpr>(parent)) {
+        child = parent;
+        continue;
+      }
+      if (const auto* cast = dyn_cast<CStyleCastExpr>(parent))
+        return !cast->getType()->isVoidType();
+      if (isa<CompoundStmt>(parent)) return false;
+      if (const auto* branch = dyn_cast<IfStmt>(parent)) return branch->getCond() == child;
+      if (const auto* loop = dyn_cast<WhileStmt>(parent)) return loop->getCond() == child;
+      if (const auto* loop = dyn_cast<DoStmt>(parent)) return loop->getCond() == child;
+      if (const auto* loop = dyn_cast<ForStmt>(parent)) return loop->getCond() == child;
+      return isa<Expr>(parent);
+    }
+  }
+
+  FrontendContext& context_;
+  const VarDecl* vertex_;
+  std::set<const Expr*> targets_;
+};
+
+}  // namespace
+
+std::vector<FieldAccess> field_accesses(FrontendContext& context, const Stmt* body,
+                                        const VarDecl* vertex) {
+  AccessVisitor visitor(context, vertex);
+  visitor.TraverseStmt(const_cast<Stmt*>(body));
+  return std::move(visitor.accesses);
+}
+
+}  // namespace irglc

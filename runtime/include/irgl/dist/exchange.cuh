@@ -1,0 +1,271 @@
+// Synchronisation of vertex data between the parts of a multi-GPU run
+// (docs/multi-gpu.md), as Gluon does it for D-IrGL (paper 001): after a
+// kernel, the copies of a vertex that several parts hold are reduced to its
+// master (min, max or add) and the master's value is broadcast back; only
+// the entries whose value changed since the last sync travel, as (list
+// position, value) pairs, over NCCL.
+//
+//   Exchange parts(comm, view);             // collective: the lists
+//   FieldCopies<uint32_t> level_copies;      // one per synchronised field
+//   level_copies.reset(parts);               // every run, with the field
+//   parts.reduce(level.view().data, level_copies, SyncOp::min);
+//   parts.broadcast(level.view().data, level_copies);
+//
+// Mirror lists: the vertices this part holds whose master is in part q
+// (PartView::mirrors[q]); master lists: this part's masters that part q
+// holds, received from q when the Exchange is built. Entry i of q's mirror
+// list here and entry i of this part's master list there are one vertex.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cooperative_groups.h>
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+#include "irgl/dist/comm.h"
+#include "irgl/gpu/check.h"
+#include "irgl/gpu/device_buffer.h"
+#include "irgl/graph/part_view.h"
+#include "irgl/lang/cuda_atomics.cuh"
+#include "irgl/lang/part_exchange.h"
+
+namespace irgl::dist {
+
+// How the copies of a field combine at its master: the reduction of the
+// kernel's writes (min, max, add), or none (assign: only masters write it).
+enum class SyncOp { min, max, add, assign };
+
+// The values each list entry of a field held at the last sync, so that a
+// sync sends only the entries that changed.
+template <class T>
+struct FieldCopies {
+  gpu::DeviceBuffer<T> mirror_seen, master_seen;
+  // Every copy of a field starts at zero (the field is zeroed at each
+  // run's start): so do the values last seen.
+  template <class Parts>
+  void reset(const Parts& parts) {
+    if (mirror_seen.size() != parts.mirror_entries())
+      mirror_seen = gpu::DeviceBuffer<T>(parts.mirror_entries());
+    if (master_seen.size() != parts.master_entries())
+      master_seen = gpu::DeviceBuffer<T>(parts.master_entries());
+    mirror_seen.zero();
+    master_seen.zero();
+  }
+};
+
+namespace detail {
+
+// The device side of one list direction: entries begin[q] .. begin[q+1]-1
+// are the vertices shared with part q.
+struct ListView {
+  const VertexId* ids = nullptr;
+  const uint64_t* begin = nullptr;  // parts + 1
+};
+
+// A value's bits, so that a float's change is seen even between NaNs.
+template <class T>
+__device__ __forceinline__ bool same_bits(const T& a, const T& b) {
+  using Word = std::conditional_t<sizeof(T) == 8, uint64_t, uint32_t>;
+  static_assert(sizeof(T) == sizeof(Word), "vertex data of 4 or 8 bytes");
+  Word x, y;
+  memcpy(&x, &a, sizeof(T));
+  memcpy(&y, &b, sizeof(T));
+  return x == y;
+}
+
+// Appends entry `entry` of part q's list (position `entry - begin[q]`)
+// with `value` to q's region of the send buffers: one atomic per group of
+// threads appending together (a list's changes may number 10^8).
+template <class V>
+__device__ __forceinline__ void append(unsigned q, uint64_t entry, const ListView& list,
+                                       const V& value, uint32_t* index, V* values,
+                                       unsigned long long* counts) {
+  const cooperative_groups::coalesced_group group = cooperative_groups::coalesced_threads();
+  unsigned long long first = 0;
+  if (group.thread_rank() == 0) first = atomicAdd(&counts[q], group.size());
+  const unsigned long long slot = group.shfl(first, 0) + group.thread_rank();
+  index[list.begin[q] + slot] = static_cast<uint32_t>(entry - list.begin[q]);
+  values[list.begin[q] + slot] = value;
+}
+
+// blockIdx.y is the peer; threads stride over its entries.
+template <class Select, class V>
+__global__ void select_entries(Select select, ListView list, uint32_t* index, V* values,
+                               unsigned long long* counts) {
+  const unsigned q = blockIdx.y;
+  const uint64_t first = list.begin[q], last = list.begin[q + 1];
+  for (uint64_t entry = first + blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; entry < last;
+       entry += uint64_t(gridDim.x) * blockDim.x) {
+    V value;
+    if (select(entry, list.ids[entry], value)) append(q, entry, list, value, index, values, counts);
+  }
+}
+
+template <class Apply, class V>
+__global__ void apply_entries(Apply apply, ListView list, const uint32_t* index, const V* values,
+                              const unsigned long long* counts) {
+  const unsigned q = blockIdx.y;
+  const uint64_t first = list.begin[q];
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < counts[q];
+       i += uint64_t(gridDim.x) * blockDim.x) {
+    const uint64_t entry = first + index[first + i];
+    apply(entry, list.ids[entry], values[first + i]);
+  }
+}
+
+template <class T>
+struct SelectChanged {  // reduce: mirrors whose value moved; add sends the delta
+  T* field;
+  T* seen;
+  bool delta;
+  __device__ bool operator()(uint64_t entry, VertexId v, T& out) const {
+    const T value = field[v];
+    if (same_bits(value, seen[entry])) return false;
+    out = delta ? T(value - seen[entry]) : value;
+    seen[entry] = value;
+    return true;
+  }
+};
+
+template <class T, class Op>
+struct CombineAtMaster {
+  T* field;
+  __device__ void operator()(uint64_t, VertexId v, const T& value) const {
+    irgl::detail::atomic_update<Op>(field[v], value);
+  }
+};
+
+template <class T>
+struct AssignAtMirror {
+  T* field;
+  T* seen;
+  __device__ void operator()(uint64_t entry, VertexId v, const T& value) const {
+    field[v] = value;
+    seen[entry] = value;
+  }
+};
+
+}  // namespace detail
+
+class Exchange : public lang::PartExchange {
+ public:
+  // Collective: every rank builds its Exchange with its own part.
+  Exchange(Comm& comm, const PartView& view);
+
+  unsigned part() const { return comm_.rank(); }
+  unsigned parts() const { return comm_.size(); }
+  Comm& comm() { return comm_; }
+  uint64_t mirror_entries() const { return mirrors_.host_begin.back(); }
+  uint64_t master_entries() const { return masters_.host_begin.back(); }
+  VertexId first_master() const { return first_masters_[part()]; }
+  VertexId end_master() const { return first_masters_[part() + 1]; }
+
+  // Mirrors -> masters: each mirror whose value changed sends it (add: the
+  // change), and the master combines it in with `op`. No-op for assign.
+  template <class T>
+  void reduce(T* field, FieldCopies<T>& copies, SyncOp op);
+  // Masters -> mirrors: each master whose value changed sends it to the
+  // parts that hold a mirror of it.
+  template <class T>
+  void broadcast(T* field, FieldCopies<T>& copies);
+  // Every part's masters of a field, in one array of every vertex on every
+  // rank (collective).
+  template <class T>
+  std::vector<T> gather(const T* field);
+
+  void share_pushes(const gpu::SparseQueueView& out, const gpu::DenseBitmapView& marks) override;
+  uint64_t total(uint64_t local) override {
+    return parts() == 1 ? local : comm_.all_reduce(local, Combine::sum);
+  }
+
+  // Bytes sent by this part since construction (payload, not counts).
+  uint64_t bytes_sent() const { return bytes_sent_; }
+
+ private:
+  struct Lists {
+    gpu::DeviceBuffer<VertexId> ids;
+    gpu::DeviceBuffer<uint64_t> begin;
+    std::vector<uint64_t> host_begin;
+    detail::ListView view() const { return {ids.data(), begin.data()}; }
+  };
+
+  // Runs select over `from`'s entries, sends what it picked to the peers,
+  // receives theirs into `to`'s entries and runs apply on them.
+  template <class V, class Select, class Apply>
+  void move(const Lists& from, Select select, const Lists& to, Apply apply);
+  // The send counts (device) to the peers, their counts back to the host.
+  void exchange_counts();
+  void send_payload(const Lists& from, const Lists& to, const void* values_out, void* values_in,
+                    size_t value_bytes);
+  dim3 grid() const;
+
+  Comm& comm_;
+  std::vector<VertexId> first_masters_;
+  Lists mirrors_, masters_;
+  gpu::DeviceBuffer<uint32_t> send_index_, receive_index_;
+  gpu::DeviceBuffer<uint64_t> send_values_, receive_values_;  // 8 bytes per entry
+  gpu::DeviceBuffer<unsigned long long> counts_;  // send[parts], then receive[parts]
+  std::vector<unsigned long long> host_counts_;
+  const uint64_t* local_out_offsets_ = nullptr;
+  uint64_t bytes_sent_ = 0;
+
+ public:
+  // The part's out-edge offsets on the GPU: a pushed vertex reaches a
+  // mirror only where the mirror holds out-edges to run.
+  void set_out_offsets(const uint64_t* offsets) { local_out_offsets_ = offsets; }
+};
+
+template <class V, class Select, class Apply>
+void Exchange::move(const Lists& from, Select select, const Lists& to, Apply apply) {
+  static_assert(sizeof(V) <= sizeof(uint64_t), "values of up to 8 bytes");
+  IRGL_CUDA_CHECK(cudaMemsetAsync(counts_.data(), 0, 2 * parts() * sizeof(unsigned long long), 0));
+  V* out = reinterpret_cast<V*>(send_values_.data());
+  V* in = reinterpret_cast<V*>(receive_values_.data());
+  detail::select_entries<<<grid(), 256>>>(select, from.view(), send_index_.data(), out,
+                                          counts_.data());
+  IRGL_CUDA_CHECK_LAUNCH();
+  exchange_counts();
+  send_payload(from, to, out, in, sizeof(V));
+  detail::apply_entries<<<grid(), 256>>>(apply, to.view(), receive_index_.data(), in,
+                                         counts_.data() + parts());
+  IRGL_CUDA_CHECK_LAUNCH();
+}
+
+template <class T>
+void Exchange::reduce(T* field, FieldCopies<T>& copies, SyncOp op) {
+  if (parts() == 1 || op == SyncOp::assign) return;
+  const detail::SelectChanged<T> changed{field, copies.mirror_seen.data(), op == SyncOp::add};
+  switch (op) {
+    case SyncOp::min: move<T>(mirrors_, changed, masters_, detail::CombineAtMaster<T, lang::MinOp>{field}); break;
+    case SyncOp::max: move<T>(mirrors_, changed, masters_, detail::CombineAtMaster<T, lang::MaxOp>{field}); break;
+    case SyncOp::add: move<T>(mirrors_, changed, masters_, detail::CombineAtMaster<T, lang::SumOp>{field}); break;
+    case SyncOp::assign: break;
+  }
+}
+
+template <class T>
+void Exchange::broadcast(T* field, FieldCopies<T>& copies) {
+  if (parts() == 1) return;
+  move<T>(masters_, detail::SelectChanged<T>{field, copies.master_seen.data(), false}, mirrors_,
+          detail::AssignAtMirror<T>{field, copies.mirror_seen.data()});
+}
+
+template <class T>
+std::vector<T> Exchange::gather(const T* field) {
+  const uint64_t n = first_masters_.back();
+  gpu::DeviceBuffer<T> whole(n);
+  IRGL_NCCL_CHECK(ncclGroupStart());
+  for (unsigned r = 0; r < parts(); ++r) {
+    const uint64_t first = first_masters_[r], count = first_masters_[r + 1] - first;
+    IRGL_NCCL_CHECK(ncclBroadcast(field + first, whole.data() + first, count * sizeof(T), ncclUint8,
+                                  static_cast<int>(r), comm_.nccl(), 0));
+  }
+  IRGL_NCCL_CHECK(ncclGroupEnd());
+  return whole.download();
+}
+
+}  // namespace irgl::dist

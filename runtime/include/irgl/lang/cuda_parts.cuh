@@ -1,0 +1,95 @@
+// The target of irglc's multi-GPU programs (irglc --gpus=many): one
+// process per GPU, each running the driver on its part of the graph
+// (irgl/graph/part_view.h), the parts kept consistent by the
+// synchronisation irglc emits after each kernel (irgl/dist/exchange.cuh).
+// See docs/multi-gpu.md.
+//
+//   $ tools/irgl-launch -n 4 ./bfs graph.gr --partition cvc --output levels.txt
+//
+// Every process computes every output; the first (rank 0) prints and
+// writes the results.
+#pragma once
+
+#include <cstdio>
+#include <memory>
+#include <optional>
+
+#include "irgl/dist/comm.h"
+#include "irgl/dist/exchange.cuh"
+#include "irgl/graph/part_view.h"
+#include "irgl/lang/cuda_target.cuh"
+
+namespace irgl::lang {
+
+class PartsTarget : public CudaTarget {
+ public:
+  // `in_edges`: the kernels read in-edges (kept whole at masters);
+  // `masters_need_out_edges`: a loop over every vertex reads its out-edges,
+  // which only the outgoing-edge cut keeps whole at the masters.
+  PartsTarget(Driver driver, DeviceFootprint footprint, bool in_edges,
+              bool masters_need_out_edges);
+
+  std::string device_name() override;
+  void prepare(const CsrGraph& graph) override;
+  double run() override;
+  std::vector<TargetOption> options(const ProgramDescription& description) override;
+  bool reports() const override { return !launch_ || launch_->rank == 0; }
+  std::string run_summary() const override;
+
+ private:
+  bool in_edges_, masters_need_out_edges_;
+  PartitionPolicy policy_ = PartitionPolicy::outgoing_edge_cut;
+  std::optional<dist::Launch> launch_;
+  std::unique_ptr<dist::Comm> comm_;
+  std::unique_ptr<dist::Exchange> exchange_;
+  PartView part_;
+  gpu::DeviceBuffer<uint32_t> out_degrees_;
+  uint64_t part_edges_ = 0;
+};
+
+// The exchange of a multi-GPU run (CudaRun::parts).
+dist::Exchange& exchange_of(const CudaRun& run);
+
+// After a kernel that wrote `field`: its mirrors' changes combined into the
+// masters with `op` (reduce), then the masters' changes sent to the
+// mirrors (broadcast). Collective.
+template <class T>
+void sync_parts(NodeData<T>& field, dist::FieldCopies<T>& copies, dist::SyncOp op, bool reduce,
+                bool broadcast, const CudaRun& run) {
+  dist::Exchange& parts = exchange_of(run);
+  T* data = field.view().data;
+  if (reduce) parts.reduce(data, copies, op);
+  if (broadcast) parts.broadcast(data, copies);
+}
+
+// A field's copies start each run as the field does: zero.
+template <class T>
+void reset_copies(dist::FieldCopies<T>& copies, const CudaRun& run) {
+  copies.reset(exchange_of(run));
+}
+
+// A reduction's value() combines the parts' values.
+template <class T, class Op>
+void combine_parts(Reduction<T, Op>& reduction, const CudaRun& run) {
+  dist::Exchange& parts = exchange_of(run);
+  if (parts.parts() == 1) return reduction.combine_across_parts({});
+  const dist::Combine combine = std::is_same_v<Op, MinOp>   ? dist::Combine::min
+                                : std::is_same_v<Op, MaxOp> ? dist::Combine::max
+                                                            : dist::Combine::sum;
+  reduction.combine_across_parts(
+      [&parts, combine](T value) { return parts.comm().all_reduce(value, combine); });
+}
+
+// output(field) of a multi-GPU run: every part's masters, gathered once
+// (collectively) when the outputs are first written.
+template <class T>
+void output_parts(NodeData<T>& data, const CudaRun& run) {
+  dist::Exchange* parts = &exchange_of(run);
+  auto gathered = std::make_shared<std::optional<std::vector<T>>>();
+  record_output(data.name(), [&data, parts, gathered](OutputWriter& writer) {
+    if (!*gathered) *gathered = parts->gather(data.view().data);
+    writer.vertex_values(data.name(), **gathered);
+  });
+}
+
+}  // namespace irgl::lang

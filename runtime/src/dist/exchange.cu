@@ -1,0 +1,142 @@
+// Synchronisation between the parts of a multi-GPU run (irgl/dist/exchange.cuh).
+#include "irgl/dist/exchange.cuh"
+
+#include <algorithm>
+
+namespace irgl::dist {
+
+namespace {
+
+__global__ void mark_pushed(gpu::SparseQueueView out, gpu::DenseBitmapView marks) {
+  const uint64_t size = out.size();
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < size;
+       i += uint64_t(gridDim.x) * blockDim.x)
+    marks.set(out[i]);
+}
+
+struct SelectMarked {
+  gpu::DenseBitmapView marks;
+  __device__ bool operator()(uint64_t, VertexId v, uint8_t& out) const {
+    out = 1;
+    return marks.test(v);
+  }
+};
+
+// A pushed vertex joins the round's output once per part, and at a mirror
+// only where the mirror has out-edges to run.
+struct Activate {
+  gpu::DenseBitmapView marks;
+  gpu::SparseQueueView out;
+  const uint64_t* offsets;  // null: every vertex (masters)
+  __device__ void operator()(uint64_t, VertexId v, uint8_t) const {
+    if (offsets && offsets[v + 1] == offsets[v]) return;
+    if (marks.test_and_set(v)) out.push(v);
+  }
+};
+
+}  // namespace
+
+Exchange::Exchange(Comm& comm, const PartView& view)
+    : comm_(comm), first_masters_(view.first_masters) {
+  if (view.parts != comm.size() || view.part != comm.rank())
+    throw std::logic_error("Exchange: part " + std::to_string(view.part) + " of " +
+                           std::to_string(view.parts) + " built for rank " +
+                           std::to_string(comm.rank()) + " of " + std::to_string(comm.size()));
+  const unsigned p = parts();
+  counts_ = gpu::DeviceBuffer<unsigned long long>(2 * p);
+  host_counts_.assign(2 * p, 0);
+
+  // Mirror lists here; their sizes tell each owner how long its master list is.
+  std::vector<VertexId> mirror_ids;
+  mirrors_.host_begin.assign(1, 0);
+  for (unsigned q = 0; q < p; ++q) {
+    mirror_ids.insert(mirror_ids.end(), view.mirrors[q].begin(), view.mirrors[q].end());
+    mirrors_.host_begin.push_back(mirror_ids.size());
+    host_counts_[q] = view.mirrors[q].size();
+  }
+  mirrors_.ids = gpu::DeviceBuffer<VertexId>(std::max<size_t>(mirror_ids.size(), 1));
+  mirrors_.ids.upload(mirror_ids);
+  mirrors_.begin = gpu::DeviceBuffer<uint64_t>(mirrors_.host_begin);
+  counts_.upload(host_counts_);
+  exchange_counts();
+  masters_.host_begin.assign(1, 0);
+  for (unsigned q = 0; q < p; ++q)
+    masters_.host_begin.push_back(masters_.host_begin.back() + host_counts_[p + q]);
+  masters_.ids = gpu::DeviceBuffer<VertexId>(std::max<uint64_t>(master_entries(), 1));
+  masters_.begin = gpu::DeviceBuffer<uint64_t>(masters_.host_begin);
+  IRGL_NCCL_CHECK(ncclGroupStart());
+  for (unsigned q = 0; q < p; ++q) {
+    if (q == part()) continue;
+    const uint64_t sent = view.mirrors[q].size(), received = host_counts_[p + q];
+    if (sent) IRGL_NCCL_CHECK(ncclSend(mirrors_.ids.data() + mirrors_.host_begin[q], sent,
+                                       ncclUint32, static_cast<int>(q), comm_.nccl(), 0));
+    if (received) IRGL_NCCL_CHECK(ncclRecv(masters_.ids.data() + masters_.host_begin[q], received,
+                                           ncclUint32, static_cast<int>(q), comm_.nccl(), 0));
+  }
+  IRGL_NCCL_CHECK(ncclGroupEnd());
+
+  const uint64_t capacity = std::max<uint64_t>({mirror_entries(), master_entries(), 1});
+  send_index_ = gpu::DeviceBuffer<uint32_t>(capacity);
+  receive_index_ = gpu::DeviceBuffer<uint32_t>(capacity);
+  send_values_ = gpu::DeviceBuffer<uint64_t>(capacity);
+  receive_values_ = gpu::DeviceBuffer<uint64_t>(capacity);
+  IRGL_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+dim3 Exchange::grid() const {
+  const uint64_t entries = std::max(mirror_entries(), master_entries());
+  return dim3(static_cast<unsigned>(std::clamp<uint64_t>((entries + 255) / 256, 1, 1024)), parts());
+}
+
+void Exchange::exchange_counts() {
+  const unsigned p = parts();
+  IRGL_NCCL_CHECK(ncclGroupStart());
+  for (unsigned q = 0; q < p; ++q) {
+    if (q == part()) continue;
+    IRGL_NCCL_CHECK(ncclSend(counts_.data() + q, 1, ncclUint64, static_cast<int>(q), comm_.nccl(), 0));
+    IRGL_NCCL_CHECK(
+        ncclRecv(counts_.data() + p + q, 1, ncclUint64, static_cast<int>(q), comm_.nccl(), 0));
+  }
+  IRGL_NCCL_CHECK(ncclGroupEnd());
+  IRGL_CUDA_CHECK(cudaMemcpy(host_counts_.data(), counts_.data(),
+                             host_counts_.size() * sizeof(unsigned long long),
+                             cudaMemcpyDeviceToHost));
+}
+
+void Exchange::send_payload(const Lists& from, const Lists& to, const void* values_out,
+                            void* values_in, size_t value_bytes) {
+  const unsigned p = parts();
+  const auto* out = static_cast<const char*>(values_out);
+  auto* in = static_cast<char*>(values_in);
+  IRGL_NCCL_CHECK(ncclGroupStart());
+  for (unsigned q = 0; q < p; ++q) {
+    if (q == part()) continue;
+    const int peer = static_cast<int>(q);
+    if (const uint64_t sent = host_counts_[q]) {
+      const uint64_t at = from.host_begin[q];
+      IRGL_NCCL_CHECK(ncclSend(send_index_.data() + at, sent, ncclUint32, peer, comm_.nccl(), 0));
+      IRGL_NCCL_CHECK(ncclSend(out + at * value_bytes, sent * value_bytes, ncclUint8, peer,
+                               comm_.nccl(), 0));
+      bytes_sent_ += sent * (sizeof(uint32_t) + value_bytes);
+    }
+    if (const uint64_t received = host_counts_[p + q]) {
+      const uint64_t at = to.host_begin[q];
+      IRGL_NCCL_CHECK(
+          ncclRecv(receive_index_.data() + at, received, ncclUint32, peer, comm_.nccl(), 0));
+      IRGL_NCCL_CHECK(ncclRecv(in + at * value_bytes, received * value_bytes, ncclUint8, peer,
+                               comm_.nccl(), 0));
+    }
+  }
+  IRGL_NCCL_CHECK(ncclGroupEnd());
+}
+
+void Exchange::share_pushes(const gpu::SparseQueueView& out, const gpu::DenseBitmapView& marks) {
+  if (parts() == 1) return;
+  mark_pushed<<<1024, 256>>>(out, marks);
+  IRGL_CUDA_CHECK_LAUNCH();
+  move<uint8_t>(mirrors_, SelectMarked{marks}, masters_, Activate{marks, out, nullptr});
+  move<uint8_t>(masters_, SelectMarked{marks}, mirrors_, Activate{marks, out, local_out_offsets_});
+  IRGL_CUDA_CHECK(cudaMemsetAsync(marks.words, 0, marks.num_words() * sizeof(uint32_t), 0));
+}
+
+}  // namespace irgl::dist
