@@ -40,7 +40,10 @@ class AccessVisitor : public RecursiveASTVisitor<AccessVisitor> {
 
   bool VisitCallExpr(CallExpr* call) {
     const std::string name = dsl::prelude_function(call);
-    if (name.rfind("atomic_", 0) == 0 && call->getNumArgs() > 0)
+    if (name == "atomic_cas" && call->getNumArgs() > 1 && !is_inf(call->getArg(1)))
+      write(call->getArg(0), FieldUpdate::other, "atomic_cas from a value other than INF",
+            used(call), call->getBeginLoc());
+    else if (name.rfind("atomic_", 0) == 0 && call->getNumArgs() > 0)
       write(call->getArg(0), update_of_atomic(name), name, used(call), call->getBeginLoc());
     else if (const FunctionDecl* callee = call->getDirectCallee(); callee && name.empty())
       by_reference(call, callee);
@@ -84,6 +87,14 @@ class AccessVisitor : public RecursiveASTVisitor<AccessVisitor> {
     if (!access) return;
     targets_.insert(dsl::strip(e));
     record(*access, update, spelling, result_used, where);
+  }
+
+  // The prelude's INF: a claim from it (atomic_cas(f[v], INF, x)) only lowers
+  // the value, so the GPUs' claims combine by min; a claim from another
+  // value has no such order.
+  static bool is_inf(const Expr* expected) {
+    const VarDecl* var = dsl::referenced_var(expected);
+    return var && dsl::in_prelude(var) && var->getName() == "INF";
   }
 
   // A field element passed to a non-const reference parameter.

@@ -83,6 +83,48 @@ Exchange::Exchange(Comm& comm, const PartView& view)
   IRGL_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
+Exchange::~Exchange() {
+  for (auto& [start, stop] : intervals_) {
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+  }
+}
+
+Exchange::Timed::Timed(Exchange& exchange) : exchange_(exchange) {
+  if (exchange.timing_depth_++ > 0) return;
+  auto& intervals = exchange.intervals_;
+  if (exchange.intervals_used_ == intervals.size()) {
+    cudaEvent_t start, stop;
+    IRGL_CUDA_CHECK(cudaEventCreate(&start));
+    IRGL_CUDA_CHECK(cudaEventCreate(&stop));
+    intervals.emplace_back(start, stop);
+  }
+  IRGL_CUDA_CHECK(cudaEventRecord(intervals[exchange.intervals_used_].first, 0));
+}
+
+Exchange::Timed::~Timed() {
+  if (--exchange_.timing_depth_ > 0) return;
+  // An exchange that threw still closes its interval.
+  if (cudaEventRecord(exchange_.intervals_[exchange_.intervals_used_].second, 0) == cudaSuccess)
+    ++exchange_.intervals_used_;
+}
+
+double Exchange::exchange_ms() const {
+  double total = 0;
+  for (size_t i = 0; i < intervals_used_; ++i) {
+    float ms = 0;
+    IRGL_CUDA_CHECK(cudaEventElapsedTime(&ms, intervals_[i].first, intervals_[i].second));
+    total += ms;
+  }
+  return total;
+}
+
+uint64_t Exchange::total(uint64_t local) {
+  if (parts() == 1) return local;
+  const Timed timed(*this);
+  return comm_.all_reduce(local, Combine::sum);
+}
+
 dim3 Exchange::grid() const {
   const uint64_t entries = std::max(mirror_entries(), master_entries());
   return dim3(static_cast<unsigned>(std::clamp<uint64_t>((entries + 255) / 256, 1, 1024)), parts());
@@ -132,6 +174,7 @@ void Exchange::send_payload(const Lists& from, const Lists& to, const void* valu
 
 void Exchange::share_pushes(const gpu::SparseQueueView& out, const gpu::DenseBitmapView& marks) {
   if (parts() == 1) return;
+  const Timed timed(*this);
   mark_pushed<<<1024, 256>>>(out, marks);
   IRGL_CUDA_CHECK_LAUNCH();
   move<uint8_t>(mirrors_, SelectMarked{marks}, masters_, Activate{marks, out, nullptr});

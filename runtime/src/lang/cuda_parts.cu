@@ -66,7 +66,10 @@ void PartsTarget::prepare(const CsrGraph& graph) {
 
 double PartsTarget::run() {
   comm_->barrier();  // every part starts the run together
-  const double ms = CudaTarget::run();
+  exchange_->start_run();
+  const double ms = CudaTarget::run();  // synchronises the GPU
+  last_run_ms_ = ms;
+  last_exchange_ms_ = exchange_->exchange_ms();
   comm_->barrier();
   return ms;
 }
@@ -92,7 +95,9 @@ std::string PartsTarget::run_summary() const {
   std::ostringstream line;
   line << "parts: " << exchange_->parts() << " (" << to_string(policy_) << "), this part "
        << part_edges_ << " edges, " << exchange_->mirror_entries() << " mirrors, "
-       << exchange_->bytes_sent() << " bytes sent so far";
+       << exchange_->bytes_sent() << " bytes sent in all runs; exchanges "
+       << exchange_->exchanges() << ", " << last_exchange_ms_ << " ms of the run's "
+       << last_run_ms_ << " ms";
   return summary + (summary.empty() ? "" : "\n") + line.str();
 }
 

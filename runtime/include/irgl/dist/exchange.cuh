@@ -155,14 +155,18 @@ class Exchange : public lang::PartExchange {
  public:
   // Collective: every rank builds its Exchange with its own part.
   Exchange(Comm& comm, const PartView& view);
+  ~Exchange();
+  Exchange(const Exchange&) = delete;
+  Exchange& operator=(const Exchange&) = delete;
 
   unsigned part() const { return comm_.rank(); }
   unsigned parts() const { return comm_.size(); }
   Comm& comm() { return comm_; }
   uint64_t mirror_entries() const { return mirrors_.host_begin.back(); }
   uint64_t master_entries() const { return masters_.host_begin.back(); }
-  VertexId first_master() const { return first_masters_[part()]; }
-  VertexId end_master() const { return first_masters_[part() + 1]; }
+  // The part's out-edge offsets on the GPU: a pushed vertex reaches a
+  // mirror only where the mirror holds out-edges to run.
+  void set_out_offsets(const uint64_t* offsets) { local_out_offsets_ = offsets; }
 
   // Mirrors -> masters: each mirror whose value changed sends it (add: the
   // change), and the master combines it in with `op`. No-op for assign.
@@ -178,12 +182,18 @@ class Exchange : public lang::PartExchange {
   std::vector<T> gather(const T* field);
 
   void share_pushes(const gpu::SparseQueueView& out, const gpu::DenseBitmapView& marks) override;
-  uint64_t total(uint64_t local) override {
-    return parts() == 1 ? local : comm_.all_reduce(local, Combine::sum);
-  }
+  uint64_t total(uint64_t local) override;
 
   // Bytes sent by this part since construction (payload, not counts).
   uint64_t bytes_sent() const { return bytes_sent_; }
+
+  // The GPU time of the exchanges since start_run(): every sync, share of
+  // pushes and sum of sizes, from its first kernel to its last operation
+  // (CUDA events on the stream; read once the run has synchronised). The
+  // rest of a run is computation (paper 001's compute/communication split).
+  void start_run() { intervals_used_ = 0; }
+  double exchange_ms() const;
+  size_t exchanges() const { return intervals_used_; }
 
  private:
   struct Lists {
@@ -203,7 +213,22 @@ class Exchange : public lang::PartExchange {
                     size_t value_bytes);
   dim3 grid() const;
 
+  // Records an interval's start and end on the stream (events reused run
+  // after run); one nested in another (a share's moves) is the outer's.
+  class Timed {
+   public:
+    explicit Timed(Exchange& exchange);
+    ~Timed();
+
+   private:
+    Exchange& exchange_;
+  };
+  friend class Timed;
+
   Comm& comm_;
+  std::vector<std::pair<cudaEvent_t, cudaEvent_t>> intervals_;
+  size_t intervals_used_ = 0;
+  int timing_depth_ = 0;
   std::vector<VertexId> first_masters_;
   Lists mirrors_, masters_;
   gpu::DeviceBuffer<uint32_t> send_index_, receive_index_;
@@ -212,16 +237,12 @@ class Exchange : public lang::PartExchange {
   std::vector<unsigned long long> host_counts_;
   const uint64_t* local_out_offsets_ = nullptr;
   uint64_t bytes_sent_ = 0;
-
- public:
-  // The part's out-edge offsets on the GPU: a pushed vertex reaches a
-  // mirror only where the mirror holds out-edges to run.
-  void set_out_offsets(const uint64_t* offsets) { local_out_offsets_ = offsets; }
 };
 
 template <class V, class Select, class Apply>
 void Exchange::move(const Lists& from, Select select, const Lists& to, Apply apply) {
   static_assert(sizeof(V) <= sizeof(uint64_t), "values of up to 8 bytes");
+  const Timed timed(*this);
   IRGL_CUDA_CHECK(cudaMemsetAsync(counts_.data(), 0, 2 * parts() * sizeof(unsigned long long), 0));
   V* out = reinterpret_cast<V*>(send_values_.data());
   V* in = reinterpret_cast<V*>(receive_values_.data());

@@ -45,6 +45,7 @@ class PartsTarget : public CudaTarget {
   PartView part_;
   gpu::DeviceBuffer<uint32_t> out_degrees_;
   uint64_t part_edges_ = 0;
+  double last_run_ms_ = 0, last_exchange_ms_ = 0;  // this part's, for run_summary
 };
 
 // The exchange of a multi-GPU run (CudaRun::parts).

@@ -1,7 +1,8 @@
 """Every program a table of irgl-bench runs is one that bench.sh builds:
 a schedule of its IRGL_EXAMPLE_SCHEDULES, an EXTRA_BUILDS entry (passed as
 IRGL_EXAMPLE_VARIANTS), the cuSPARSE baseline or another example of an app
-(OTHER_EXAMPLES, built with every build); or a peer (PEER_BUILDS: GAP, which
+(OTHER_EXAMPLES, built with every build), a build lang-examples always makes
+(ALWAYS_BUILT: the multi-GPU programs); or a peer (PEER_BUILDS: GAP, which
 tools/bench/gap.sh builds). Prints one line per table."""
 import importlib.machinery
 import importlib.util
@@ -19,6 +20,7 @@ built = set(re.search(r'-DIRGL_EXAMPLE_SCHEDULES="([^"]*)"', script).group(1).sp
 if set(bench.SCHEDULES) != built:
     sys.exit("bench.sh builds %s, irgl-bench runs %s" % (sorted(built), sorted(bench.SCHEDULES)))
 built |= set(bench.EXTRA_BUILDS) | {"cusparse"} | set(bench.PEER_BUILDS) | set(bench.OTHER_EXAMPLES)
+built |= set(bench.ALWAYS_BUILT)
 for name, (_description, _graphs, _apps, builds, extra) in bench.tables().items():
     variants = extra.get("variants", {})
     missing = sorted({variants[b][0] if b in variants else b for b in builds} - built)
