@@ -29,12 +29,19 @@ dist::Exchange& exchange_of(const CudaRun& run) {
 PartsTarget::PartsTarget(Driver driver, DeviceFootprint footprint, bool in_edges,
                          bool masters_need_out_edges)
     : CudaTarget(std::move(driver), footprint), in_edges_(in_edges),
-      masters_need_out_edges_(masters_need_out_edges) {}
+      masters_need_out_edges_(masters_need_out_edges) {
+  // Every process parses the same command line: only the first prints what
+  // it applied. A launch the environment cannot describe is reported when
+  // the device is named.
+  try {
+    quiet_unless_first(dist::launch_from_environment());
+  } catch (const InputError&) {
+  }
+}
 
 std::string PartsTarget::device_name() {
   if (!launch_) {
     launch_ = dist::launch_from_environment();
-    quiet_unless_first(*launch_);
     std::string why;
     if (!gpu::gpu_available(&why)) throw InputError::in("cuda", "no usable GPU: " + why);
     comm_ = std::make_unique<dist::Comm>(*launch_);
