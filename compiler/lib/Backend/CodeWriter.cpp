@@ -201,7 +201,7 @@ void write_host_stmt(CodeWriter& out, const HostStmt& stmt, const OutlinedLoopWr
       if (out.driver_hooks().after_launch) out.driver_hooks().after_launch(out, stmt);
       return;
     case K::output:
-      out.line((out.driver_hooks().output_call ? out.driver_hooks().output_call(stmt.name)
+      out.line((out.driver_hooks().output_call ? out.driver_hooks().output_call(out, stmt.name)
                                                : "output(" + stmt.name + ")") + ";");
       return;
     case K::pipe_loop: {

@@ -31,7 +31,8 @@ class CodeWriter;
 struct DriverHooks {
   std::function<void(CodeWriter&)> prologue;  // after the resets at the start of a run
   std::function<void(CodeWriter&, const HostStmt&)> after_launch;  // launch or for_all_nodes
-  std::function<std::string(const std::string&)> output_call;      // "output(f)" by default
+  // The call for output(f): "output(f)" by default.
+  std::function<std::string(const CodeWriter&, const std::string& field)> output_call;
 };
 
 // Accumulates generated code with indentation.

@@ -90,13 +90,12 @@ GeneratedCode generate_cuda(const Module& module, const BackendOptions& options)
   if (library) {
     code.header = write_library_header(module, options, outputs, library_target(Target::cuda));
   } else {
-    const std::string ns = program_namespace(module);
+    const std::string footprint = "{" + program_namespace(module) + "::irgl_bytes_per_vertex, " +
+                                  (module.driver.uses_pipe ? "true" : "false") + "}";
     write_program_main(out, module, "cuda",
                        options.many_gpus
-                           ? parts_target_setup(module)
-                           : "irgl::lang::CudaTarget irgl_target(irgl_driver, {" + ns +
-                                 "::irgl_bytes_per_vertex, " +
-                                 (module.driver.uses_pipe ? "true" : "false") + "}" +
+                           ? parts_target_setup(module, footprint)
+                           : "irgl::lang::CudaTarget irgl_target(irgl_driver, " + footprint +
                                  (options.instrument_load ? ", /*records_load=*/true" : "") + ");",
                        "irgl_target", schedules_summary(module));
   }

@@ -61,13 +61,13 @@ DriverHooks part_sync_hooks(const Module& module) {
                (sync.reduce ? "true" : "false") + ", /*broadcast=*/" +
                (sync.broadcast ? "true" : "false") + ", " + out.run().name + ");");
   };
-  hooks.output_call = [](const std::string& field) {
-    return "output_parts(" + field + ", irgl_run)";
+  hooks.output_call = [](const CodeWriter& out, const std::string& field) {
+    return "output_parts(" + field + ", " + out.run().name + ")";
   };
   return hooks;
 }
 
-std::string parts_target_setup(const Module& module) {
+std::string parts_target_setup(const Module& module, const std::string& footprint) {
   // A loop over every vertex's out-edges runs at masters only: it needs
   // each vertex's out-edges there (the outgoing-edge cut).
   bool masters_need_out_edges = false;
@@ -75,9 +75,7 @@ std::string parts_target_setup(const Module& module) {
     if (kernel.loop.domain == VertexDomain::all_nodes && kernel.loop.edge_loop &&
         kernel.loop.edge_loop->direction == EdgeDirection::out)
       masters_need_out_edges = true;
-  const std::string ns = program_namespace(module);
-  return "irgl::lang::PartsTarget irgl_target(irgl_driver, {" + ns + "::irgl_bytes_per_vertex, " +
-         (module.driver.uses_pipe ? "true" : "false") + "}, /*in_edges=*/" +
+  return "irgl::lang::PartsTarget irgl_target(irgl_driver, " + footprint + ", /*in_edges=*/" +
          (module.graph_needs.in_edges ? "true" : "false") + ", /*masters_need_out_edges=*/" +
          (masters_need_out_edges ? "true" : "false") + ");";
 }

@@ -16,7 +16,8 @@ namespace irglc {
 void write_part_copies(CodeWriter& out, const Module& module);
 // The driver's additions (CodeWriter::set_driver_hooks).
 DriverHooks part_sync_hooks(const Module& module);
-// main()'s target: a PartsTarget.
-std::string parts_target_setup(const Module& module);
+// main()'s target: a PartsTarget with the program's `footprint` (the
+// DeviceFootprint initialiser CudaTarget takes).
+std::string parts_target_setup(const Module& module, const std::string& footprint);
 
 }  // namespace irglc

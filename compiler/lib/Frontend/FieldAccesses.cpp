@@ -64,6 +64,15 @@ class AccessVisitor : public RecursiveASTVisitor<AccessVisitor> {
     return true;
   }
 
+  // A non-const method called on a field element changes it.
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr* call) {
+    const CXXMethodDecl* method = call->getMethodDecl();
+    if (method && !method->isConst())
+      write(call->getImplicitObjectArgument(), FieldUpdate::other,
+            "its method " + method->getNameAsString() + "()", false, call->getExprLoc());
+    return true;
+  }
+
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr* call) {
     if (call->isAssignmentOp() && call->getNumArgs() > 0)
       write(call->getArg(0), FieldUpdate::other, "operator=", false, call->getOperatorLoc());
@@ -97,10 +106,13 @@ class AccessVisitor : public RecursiveASTVisitor<AccessVisitor> {
     return var && dsl::in_prelude(var) && var->getName() == "INF";
   }
 
-  // A field element passed to a non-const reference parameter.
+  // A field element passed to a non-const reference parameter. An
+  // operator that is a method takes its object as argument 0, which no
+  // parameter declares (as KernelBuilder's write check counts them).
   void by_reference(const CallExpr* call, const FunctionDecl* callee) {
-    for (unsigned i = 0; i < call->getNumArgs() && i < callee->getNumParams(); ++i) {
-      const QualType type = callee->getParamDecl(i)->getType();
+    const unsigned first = isa<CXXOperatorCallExpr>(call) && isa<CXXMethodDecl>(callee) ? 1 : 0;
+    for (unsigned i = first; i < call->getNumArgs() && i - first < callee->getNumParams(); ++i) {
+      const QualType type = callee->getParamDecl(i - first)->getType();
       if (type->isReferenceType() && !type.getNonReferenceType().isConstQualified())
         write(call->getArg(i), FieldUpdate::other, callee->getNameAsString(), false,
               call->getBeginLoc());

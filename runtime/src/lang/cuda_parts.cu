@@ -57,18 +57,17 @@ void PartsTarget::prepare(const CsrGraph& graph) {
                              " splits a vertex's out-edges over GPUs, but a loop over every "
                              "vertex of this program reads them all at the vertex's master: "
                              "use --partition oec");
-  // g.out_degree() counts the whole graph's edges.
-  part_ = build_part_view(graph, {policy_, comm_->size(), comm_->rank(), in_edges_,
-                                  /*global_degrees=*/comm_->size() > 1});
-  part_edges_ = part_.graph.num_edges();
-  CudaTarget::prepare(part_.graph);
-  if (!part_.out_degrees.empty()) out_degrees_ = gpu::DeviceBuffer<uint32_t>(part_.out_degrees);
-  view().set_part(part_.first_master, part_.end_master, out_degrees_.data());
-  exchange_ = std::make_unique<dist::Exchange>(*comm_, part_);
+  // g.out_degree() counts the whole graph's edges. The part lives on the
+  // GPU from here on; its host copy goes at the end of this scope.
+  const PartView part = build_part_view(graph, {policy_, comm_->size(), comm_->rank(), in_edges_,
+                                                /*global_degrees=*/comm_->size() > 1});
+  part_edges_ = part.graph.num_edges();
+  CudaTarget::prepare(part.graph);
+  if (!part.out_degrees.empty()) out_degrees_ = gpu::DeviceBuffer<uint32_t>(part.out_degrees);
+  view().set_part(part.first_master, part.end_master, out_degrees_.data());
+  exchange_ = std::make_unique<dist::Exchange>(*comm_, part);
   exchange_->set_out_offsets(view().out().offsets);
   run_options().parts = exchange_.get();
-  // The host copy is no longer needed: the lists are on the GPU.
-  part_.graph = CsrGraph();
 }
 
 double PartsTarget::run() {

@@ -42,7 +42,6 @@ class PartsTarget : public CudaTarget {
   std::optional<dist::Launch> launch_;
   std::unique_ptr<dist::Comm> comm_;
   std::unique_ptr<dist::Exchange> exchange_;
-  PartView part_;
   gpu::DeviceBuffer<uint32_t> out_degrees_;
   uint64_t part_edges_ = 0;
   double last_run_ms_ = 0, last_exchange_ms_ = 0;  // this part's, for run_summary
