@@ -2,6 +2,7 @@
 #include "irgl/dist/exchange.cuh"
 
 #include <algorithm>
+#include <optional>
 
 namespace irgl::dist {
 
@@ -14,26 +15,6 @@ __global__ void mark_pushed(gpu::SparseQueueView out, gpu::DenseBitmapView marks
     marks.set(out[i]);
 }
 
-struct SelectMarked {
-  gpu::DenseBitmapView marks;
-  __device__ bool operator()(uint64_t, VertexId v, uint8_t& out) const {
-    out = 1;
-    return marks.test(v);
-  }
-};
-
-// A pushed vertex joins the round's output once per part, and at a mirror
-// only where the mirror has out-edges to run.
-struct Activate {
-  gpu::DenseBitmapView marks;
-  gpu::SparseQueueView out;
-  const uint64_t* offsets;  // null: every vertex (masters)
-  __device__ void operator()(uint64_t, VertexId v, uint8_t) const {
-    if (offsets && offsets[v + 1] == offsets[v]) return;
-    if (marks.test_and_set(v)) out.push(v);
-  }
-};
-
 }  // namespace
 
 Exchange::Exchange(Comm& comm, const PartView& view)
@@ -44,7 +25,7 @@ Exchange::Exchange(Comm& comm, const PartView& view)
                            std::to_string(comm.rank()) + " of " + std::to_string(comm.size()));
   const unsigned p = parts();
   counts_ = gpu::DeviceBuffer<unsigned long long>(2 * p);
-  host_counts_.assign(2 * p, 0);
+  host_counts_ = gpu::PinnedBuffer<unsigned long long>(2 * p);
 
   // Mirror lists here; their sizes tell each owner how long its master list is.
   std::vector<VertexId> mirror_ids;
@@ -57,7 +38,7 @@ Exchange::Exchange(Comm& comm, const PartView& view)
   mirrors_.ids = gpu::DeviceBuffer<VertexId>(std::max<size_t>(mirror_ids.size(), 1));
   mirrors_.ids.upload(mirror_ids);
   mirrors_.begin = gpu::DeviceBuffer<uint64_t>(mirrors_.host_begin);
-  counts_.upload(host_counts_);
+  counts_.upload(host_counts_.data(), host_counts_.size());
   exchange_counts();
   masters_.host_begin.assign(1, 0);
   for (unsigned q = 0; q < p; ++q)
@@ -75,6 +56,13 @@ Exchange::Exchange(Comm& comm, const PartView& view)
   }
   IRGL_NCCL_CHECK(ncclGroupEnd());
 
+  for (unsigned q = 0; q < p; ++q)
+    for (const Lists* lists : {&mirrors_, &masters_})
+      if (lists->host_begin[q + 1] - lists->host_begin[q] >= detail::kPushedBit)
+        throw std::length_error("Exchange: parts " + std::to_string(part()) + " and " +
+                                std::to_string(q) + " share 2^31 vertices or more");
+  total_ = gpu::DeviceBuffer<uint64_t>(1);
+  host_total_ = gpu::PinnedBuffer<uint64_t>(1);
   const uint64_t capacity = std::max<uint64_t>({mirror_entries(), master_entries(), 1});
   send_index_ = gpu::DeviceBuffer<uint32_t>(capacity);
   receive_index_ = gpu::DeviceBuffer<uint32_t>(capacity);
@@ -119,7 +107,26 @@ double Exchange::exchange_ms() const {
   return total;
 }
 
-uint64_t Exchange::total(uint64_t local) {
+void Exchange::start_total(const gpu::SparseQueueView& in) {
+  // pushed, not size: no part has overflowed where the sum is used.
+  static_assert(sizeof(in.counters->pushed) == sizeof(uint64_t));
+  const auto* local = reinterpret_cast<const uint64_t*>(&in.counters->pushed);
+  std::optional<Timed> timed;
+  if (parts() > 1) {
+    timed.emplace(*this);
+    comm_.all_reduce(local, total_.data(), 1, Combine::sum);
+    local = total_.data();
+  }
+  IRGL_CUDA_CHECK(cudaMemcpyAsync(host_total_.data(), local, sizeof(uint64_t),
+                                  cudaMemcpyDeviceToHost, 0));
+}
+
+uint64_t Exchange::total() {
+  IRGL_CUDA_CHECK(cudaStreamSynchronize(0));  // done already where the pipe read its sizes
+  return host_total_[0];
+}
+
+uint64_t Exchange::sum(uint64_t local) {
   if (parts() == 1) return local;
   const Timed timed(*this);
   return comm_.all_reduce(local, Combine::sum);
@@ -140,9 +147,10 @@ void Exchange::exchange_counts() {
         ncclRecv(counts_.data() + p + q, 1, ncclUint64, static_cast<int>(q), comm_.nccl(), 0));
   }
   IRGL_NCCL_CHECK(ncclGroupEnd());
-  IRGL_CUDA_CHECK(cudaMemcpy(host_counts_.data(), counts_.data(),
-                             host_counts_.size() * sizeof(unsigned long long),
-                             cudaMemcpyDeviceToHost));
+  IRGL_CUDA_CHECK(cudaMemcpyAsync(host_counts_.data(), counts_.data(),
+                                  host_counts_.size() * sizeof(unsigned long long),
+                                  cudaMemcpyDeviceToHost, 0));
+  IRGL_CUDA_CHECK(cudaStreamSynchronize(0));
 }
 
 void Exchange::send_payload(const Lists& from, const Lists& to, const void* values_out,
@@ -172,14 +180,51 @@ void Exchange::send_payload(const Lists& from, const Lists& to, const void* valu
   IRGL_NCCL_CHECK(ncclGroupEnd());
 }
 
-void Exchange::share_pushes(const gpu::SparseQueueView& out, const gpu::DenseBitmapView& marks) {
+std::vector<lang::PushedVertices>::iterator Exchange::pending_of(
+    const lang::PushedVertices& pushed) {
+  return std::find_if(pending_pushes_.begin(), pending_pushes_.end(),
+                      [&](const lang::PushedVertices& p) { return p.bits.words == pushed.bits.words; });
+}
+
+detail::PushShare Exchange::mark(const lang::PushedVertices& pushed) {
+  if (pushed.from_queue) {
+    mark_pushed<<<1024, 256>>>(pushed.queue, pushed.bits);
+    IRGL_CUDA_CHECK_LAUNCH();
+    marked_.push_back(pushed.bits.words);
+  }
+  return {pushed.bits, pushed.queue, pushed.bits_only};
+}
+
+void Exchange::expect_pushes(const lang::PushedVertices& pushed) {
+  if (parts() > 1 && pending_of(pushed) == pending_pushes_.end()) pending_pushes_.push_back(pushed);
+}
+
+detail::PushShare Exchange::take_pending_pushes() {
+  if (pending_pushes_.size() != 1) return {};
+  const lang::PushedVertices pushed = pending_pushes_.front();
+  pending_pushes_.clear();
+  return mark(pushed);
+}
+
+void Exchange::move_pushes(const detail::PushShare& pushes) {
+  move<uint8_t>(mirrors_, detail::SelectPushed{pushes}, masters_,
+                detail::ActivatePushed{pushes, nullptr});
+  move<uint8_t>(masters_, detail::SelectPushed{pushes}, mirrors_,
+                detail::ActivatePushed{pushes, local_out_offsets_});
+}
+
+void Exchange::share_pushes(const lang::PushedVertices& pushed) {
   if (parts() == 1) return;
   const Timed timed(*this);
-  mark_pushed<<<1024, 256>>>(out, marks);
-  IRGL_CUDA_CHECK_LAUNCH();
-  move<uint8_t>(mirrors_, SelectMarked{marks}, masters_, Activate{marks, out, nullptr});
-  move<uint8_t>(masters_, SelectMarked{marks}, mirrors_, Activate{marks, out, local_out_offsets_});
-  IRGL_CUDA_CHECK(cudaMemsetAsync(marks.words, 0, marks.num_words() * sizeof(uint32_t), 0));
+  if (const auto pending = pending_of(pushed); pending != pending_pushes_.end()) {
+    pending_pushes_.erase(pending);
+    move_pushes(mark(pushed));
+  }
+  const auto marked = std::find(marked_.begin(), marked_.end(), pushed.bits.words);
+  if (marked == marked_.end()) return;
+  marked_.erase(marked);
+  IRGL_CUDA_CHECK(
+      cudaMemsetAsync(pushed.bits.words, 0, pushed.bits.num_words() * sizeof(uint32_t), 0));
 }
 
 }  // namespace irgl::dist

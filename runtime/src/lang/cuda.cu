@@ -154,9 +154,7 @@ detail::PipeMemory take_pipe(uint64_t capacity) {
 Pipe::Pipe(const Graph& graph, const CudaRun& run)
     : memory_(take_pipe(pipe_capacity(graph))),
       graph_(graph),
-      // A part of a multi-GPU run keeps its rounds in queues, which it
-      // shares with the other parts at each swap.
-      mode_(run.parts ? gpu::FrontierMode::sparse : run.frontier),
+      mode_(run.frontier),
       parts_(run.parts),
       log_(run.frontier_log),
       heavy_line_(gpu::schedule::heavy_round_line(run.out_degrees, multiprocessor_count(),
@@ -192,6 +190,14 @@ gpu::FrontierInputs Pipe::graph_inputs() const {
 }
 
 uint64_t Pipe::size() {
+  if (!parts_) return local_size();
+  if (swept_input_) return parts_->sum(local_size());
+  parts_->start_total(memory_.queues.in());  // local_size()'s sync serves both
+  local_size();
+  return parts_->total();
+}
+
+uint64_t Pipe::local_size() {
   sized_since_storage_ = true;
   if (swept_input_) {
     // A kernel given in() may have pushed to it (set members) since the count.
@@ -214,7 +220,7 @@ uint64_t Pipe::size() {
   known_in_size_ = sizes.in.size;
   known_in_degree_sum_.reset();
   if (sample) known_in_degree_sum_ = memory_.stats.sampled_degree_sum(sizes.in.size);
-  return parts_ ? parts_->total(sizes.in.size) : sizes.in.size;
+  return sizes.in.size;
 }
 
 void Pipe::count_input_members(const gpu::DenseBitmapView& members) {
@@ -247,6 +253,7 @@ Worklist Pipe::out() {
   if (outlined_ && !sized_since_storage_) return Worklist{memory_.queues.out()};
   if (!output_chosen_) choose_output();
   Worklist worklist{memory_.queues.out()};
+  if (parts_) parts_->expect_pushes(pushed_vertices());
   if (record_.output != gpu::FrontierForm::sparse) {
     worklist.pushed_bits = bitmap(output_bitmap_).view();
     worklist.bits_only = gpu::bitmap_only(record_.output);
@@ -258,7 +265,7 @@ void Pipe::choose_output() {
   const gpu::FrontierMode mode = mode_;
   record_ = {};
   record_.round = rounds_;
-  record_.items = known_in_size_ != ~uint64_t{0} ? known_in_size_ : size();
+  record_.items = known_in_size_ != ~uint64_t{0} ? known_in_size_ : local_size();
   gpu::FrontierInputs inputs = graph_inputs();
   inputs.items = record_.items;
   if (gpu::FrontierPolicy::needs_degree_sum(mode, inputs)) {
@@ -277,8 +284,16 @@ void Pipe::choose_output() {
   output_chosen_ = true;
 }
 
+PushedVertices Pipe::pushed_vertices() {
+  if (record_.output == gpu::FrontierForm::sparse)
+    return {memory_.queues.out(), bitmap(2).view(), false, true};
+  return {memory_.queues.out(), bitmap(output_bitmap_).view(), gpu::bitmap_only(record_.output),
+          false};
+}
+
 void Pipe::swap() {
-  if (parts_) parts_->share_pushes(memory_.queues.out(), bitmap(0).view());
+  // Without out() (no kernel pushed) there is nothing to share.
+  if (parts_ && output_chosen_) parts_->share_pushes(pushed_vertices());
   if (!output_chosen_) {  // no kernel took out(): the output is the empty queue
     record_ = {};
     record_.round = rounds_;

@@ -82,9 +82,10 @@ double PartsTarget::run() {
 
 std::vector<TargetOption> PartsTarget::options(const ProgramDescription& description) {
   std::vector<TargetOption> options;
-  // A part's rounds are queues, shared at every swap, and run a launch each.
+  // A part runs each round as a launch of its own (the exchange comes
+  // between rounds): no outlining.
   for (TargetOption& option : CudaTarget::options(description))
-    if (option.name != "frontier" && option.name != "outline") options.push_back(std::move(option));
+    if (option.name != "outline") options.push_back(std::move(option));
   options.push_back({"partition",
                      "how the graph's edges are split over the GPUs: " + partition_policy_names() +
                          " (default oec; docs/multi-gpu.md)",

@@ -8,8 +8,8 @@
 //   Exchange parts(comm, view);             // collective: the lists
 //   FieldCopies<uint32_t> level_copies;      // one per synchronised field
 //   level_copies.reset(parts);               // every run, with the field
-//   parts.reduce(level.view().data, level_copies, SyncOp::min);
-//   parts.broadcast(level.view().data, level_copies);
+//   parts.sync(level.view().data, level_copies, SyncOp::min,
+//              /*reduce=*/true, /*broadcast=*/true);
 //
 // Mirror lists: the vertices this part holds whose master is in part q
 // (PartView::mirrors[q]); master lists: this part's masters that part q
@@ -66,6 +66,25 @@ struct ListView {
   const uint64_t* begin = nullptr;  // parts + 1
 };
 
+// A sent entry's position in its list, with this bit set when the vertex
+// was pushed this round (lists are shorter than 2^31: Exchange checks).
+constexpr uint32_t kPushedBit = 1u << 31;
+
+// The round's pushes while they travel with a sync: a pushed vertex is
+// marked on every part that holds it, and joins the output there once (at a
+// mirror only where the mirror holds out-edges to run).
+struct PushShare {
+  gpu::DenseBitmapView marks;  // words null: no pushes travel
+  gpu::SparseQueueView out;
+  bool bits_only = false;      // the output is its bitmap
+  __device__ bool pushed(VertexId v) const { return marks.words != nullptr && marks.test(v); }
+  // `offsets`: the part's out-edge offsets at a mirror, null at a master.
+  __device__ void activate(VertexId v, const uint64_t* offsets) const {
+    if (offsets && offsets[v + 1] == offsets[v]) return;
+    if (marks.test_and_set(v) && !bits_only) out.push(v);
+  }
+};
+
 // A value's bits, so that a float's change is seen even between NaNs.
 template <class T>
 __device__ __forceinline__ bool same_bits(const T& a, const T& b) {
@@ -77,22 +96,24 @@ __device__ __forceinline__ bool same_bits(const T& a, const T& b) {
   return x == y;
 }
 
-// Appends entry `entry` of part q's list (position `entry - begin[q]`)
-// with `value` to q's region of the send buffers: one atomic per group of
-// threads appending together (a list's changes may number 10^8).
+// Appends entry `entry` of part q's list with `value` to q's region of the
+// send buffers: one atomic per group of threads appending together (a
+// list's changes may number 10^8).
 template <class V>
-__device__ __forceinline__ void append(unsigned q, uint64_t entry, const ListView& list,
-                                       const V& value, uint32_t* index, V* values,
-                                       unsigned long long* counts) {
+__device__ __forceinline__ void append(unsigned q, uint64_t entry, bool pushed,
+                                       const ListView& list, const V& value, uint32_t* index,
+                                       V* values, unsigned long long* counts) {
   const cooperative_groups::coalesced_group group = cooperative_groups::coalesced_threads();
   unsigned long long first = 0;
   if (group.thread_rank() == 0) first = atomicAdd(&counts[q], group.size());
   const unsigned long long slot = group.shfl(first, 0) + group.thread_rank();
-  index[list.begin[q] + slot] = static_cast<uint32_t>(entry - list.begin[q]);
+  const auto position = static_cast<uint32_t>(entry - list.begin[q]);
+  index[list.begin[q] + slot] = position | (pushed ? kPushedBit : 0u);
   values[list.begin[q] + slot] = value;
 }
 
-// blockIdx.y is the peer; threads stride over its entries.
+// blockIdx.y is the peer; threads stride over its entries. select(entry,
+// vertex, value, pushed) says whether the entry travels.
 template <class Select, class V>
 __global__ void select_entries(Select select, ListView list, uint32_t* index, V* values,
                                unsigned long long* counts) {
@@ -101,7 +122,9 @@ __global__ void select_entries(Select select, ListView list, uint32_t* index, V*
   for (uint64_t entry = first + blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; entry < last;
        entry += uint64_t(gridDim.x) * blockDim.x) {
     V value;
-    if (select(entry, list.ids[entry], value)) append(q, entry, list, value, index, values, counts);
+    bool pushed = false;
+    if (select(entry, list.ids[entry], value, pushed))
+      append(q, entry, pushed, list, value, index, values, counts);
   }
 }
 
@@ -112,19 +135,24 @@ __global__ void apply_entries(Apply apply, ListView list, const uint32_t* index,
   const uint64_t first = list.begin[q];
   for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < counts[q];
        i += uint64_t(gridDim.x) * blockDim.x) {
-    const uint64_t entry = first + index[first + i];
-    apply(entry, list.ids[entry], values[first + i]);
+    const uint32_t sent = index[first + i];
+    const uint64_t entry = first + (sent & ~kPushedBit);
+    apply(entry, list.ids[entry], values[first + i], (sent & kPushedBit) != 0);
   }
 }
 
+// Entries whose value moved since the last sync (add sends the change), or
+// whose vertex was pushed.
 template <class T>
-struct SelectChanged {  // reduce: mirrors whose value moved; add sends the delta
+struct SelectChanged {
   T* field;
   T* seen;
   bool delta;
-  __device__ bool operator()(uint64_t entry, VertexId v, T& out) const {
+  PushShare pushes;
+  __device__ bool operator()(uint64_t entry, VertexId v, T& out, bool& pushed) const {
     const T value = field[v];
-    if (same_bits(value, seen[entry])) return false;
+    pushed = pushes.pushed(v);
+    if (!pushed && same_bits(value, seen[entry])) return false;
     out = delta ? T(value - seen[entry]) : value;
     seen[entry] = value;
     return true;
@@ -134,8 +162,10 @@ struct SelectChanged {  // reduce: mirrors whose value moved; add sends the delt
 template <class T, class Op>
 struct CombineAtMaster {
   T* field;
-  __device__ void operator()(uint64_t, VertexId v, const T& value) const {
+  PushShare pushes;
+  __device__ void operator()(uint64_t, VertexId v, const T& value, bool pushed) const {
     irgl::detail::atomic_update<Op>(field[v], value);
+    if (pushed) pushes.activate(v, nullptr);
   }
 };
 
@@ -143,9 +173,30 @@ template <class T>
 struct AssignAtMirror {
   T* field;
   T* seen;
-  __device__ void operator()(uint64_t entry, VertexId v, const T& value) const {
+  PushShare pushes;
+  const uint64_t* offsets;
+  __device__ void operator()(uint64_t entry, VertexId v, const T& value, bool pushed) const {
     field[v] = value;
     seen[entry] = value;
+    if (pushed) pushes.activate(v, offsets);
+  }
+};
+
+// Pushes alone, without a field.
+struct SelectPushed {
+  PushShare pushes;
+  __device__ bool operator()(uint64_t, VertexId v, uint8_t& out, bool& pushed) const {
+    out = 0;
+    pushed = pushes.pushed(v);
+    return pushed;
+  }
+};
+
+struct ActivatePushed {
+  PushShare pushes;
+  const uint64_t* offsets;  // null at masters
+  __device__ void operator()(uint64_t, VertexId v, uint8_t, bool) const {
+    pushes.activate(v, offsets);
   }
 };
 
@@ -168,21 +219,23 @@ class Exchange : public lang::PartExchange {
   // mirror only where the mirror holds out-edges to run.
   void set_out_offsets(const uint64_t* offsets) { local_out_offsets_ = offsets; }
 
-  // Mirrors -> masters: each mirror whose value changed sends it (add: the
-  // change), and the master combines it in with `op`. No-op for assign.
+  // After a kernel that wrote `field`: the mirrors' changes combined into
+  // the masters with `op` (reduce; add sends the change; none for assign),
+  // then the masters' changes sent to the mirrors (broadcast). A sync in
+  // both directions also carries the pushes expect_pushes announced: a
+  // pushed vertex is a changed one. Collective.
   template <class T>
-  void reduce(T* field, FieldCopies<T>& copies, SyncOp op);
-  // Masters -> mirrors: each master whose value changed sends it to the
-  // parts that hold a mirror of it.
-  template <class T>
-  void broadcast(T* field, FieldCopies<T>& copies);
+  void sync(T* field, FieldCopies<T>& copies, SyncOp op, bool reduce, bool broadcast);
   // Every part's masters of a field, in one array of every vertex on every
   // rank (collective).
   template <class T>
   std::vector<T> gather(const T* field);
 
-  void share_pushes(const gpu::SparseQueueView& out, const gpu::DenseBitmapView& marks) override;
-  uint64_t total(uint64_t local) override;
+  void expect_pushes(const lang::PushedVertices& pushed) override;
+  void share_pushes(const lang::PushedVertices& pushed) override;
+  void start_total(const gpu::SparseQueueView& in) override;
+  uint64_t total() override;
+  uint64_t sum(uint64_t local) override;
 
   // Bytes sent by this part since construction (payload, not counts).
   uint64_t bytes_sent() const { return bytes_sent_; }
@@ -202,6 +255,20 @@ class Exchange : public lang::PartExchange {
     std::vector<uint64_t> host_begin;
     detail::ListView view() const { return {ids.data(), begin.data()}; }
   };
+
+  template <class T>
+  void reduce(T* field, FieldCopies<T>& copies, SyncOp op, const detail::PushShare& pushes);
+  template <class T>
+  void broadcast(T* field, FieldCopies<T>& copies, const detail::PushShare& pushes);
+  // The pushes of the one pipe that announced them, marked, for a sync to
+  // carry; none (words null) when no pipe or several did.
+  detail::PushShare take_pending_pushes();
+  std::vector<lang::PushedVertices>::iterator pending_of(const lang::PushedVertices& pushed);
+  // Marks a queue's pushes in their bitmap, which stays marked until the
+  // pipe's swap; the share of them.
+  detail::PushShare mark(const lang::PushedVertices& pushed);
+  // Pushes alone: mirrors to masters, then masters to mirrors.
+  void move_pushes(const detail::PushShare& pushes);
 
   // Runs select over `from`'s entries, sends what it picked to the peers,
   // receives theirs into `to`'s entries and runs apply on them.
@@ -234,9 +301,15 @@ class Exchange : public lang::PartExchange {
   gpu::DeviceBuffer<uint32_t> send_index_, receive_index_;
   gpu::DeviceBuffer<uint64_t> send_values_, receive_values_;  // 8 bytes per entry
   gpu::DeviceBuffer<unsigned long long> counts_;  // send[parts], then receive[parts]
-  std::vector<unsigned long long> host_counts_;
+  gpu::PinnedBuffer<unsigned long long> host_counts_;
   const uint64_t* local_out_offsets_ = nullptr;
   uint64_t bytes_sent_ = 0;
+  // Pipes whose pushes no sync has carried yet, and marks bitmaps that hold
+  // marks until their pipe's swap.
+  std::vector<lang::PushedVertices> pending_pushes_;
+  std::vector<uint32_t*> marked_;
+  gpu::DeviceBuffer<uint64_t> total_;  // start_total's sum
+  gpu::PinnedBuffer<uint64_t> host_total_;
 };
 
 template <class V, class Select, class Apply>
@@ -257,22 +330,40 @@ void Exchange::move(const Lists& from, Select select, const Lists& to, Apply app
 }
 
 template <class T>
-void Exchange::reduce(T* field, FieldCopies<T>& copies, SyncOp op) {
-  if (parts() == 1 || op == SyncOp::assign) return;
-  const detail::SelectChanged<T> changed{field, copies.mirror_seen.data(), op == SyncOp::add};
+void Exchange::sync(T* field, FieldCopies<T>& copies, SyncOp op, bool reduce_copies,
+                    bool broadcast_masters) {
+  if (parts() == 1) return;
+  reduce_copies = reduce_copies && op != SyncOp::assign;
+  const detail::PushShare pushes =
+      reduce_copies && broadcast_masters ? take_pending_pushes() : detail::PushShare{};
+  if (reduce_copies) reduce(field, copies, op, pushes);
+  if (broadcast_masters) broadcast(field, copies, pushes);
+}
+
+template <class T>
+void Exchange::reduce(T* field, FieldCopies<T>& copies, SyncOp op,
+                      const detail::PushShare& pushes) {
+  const detail::SelectChanged<T> changed{field, copies.mirror_seen.data(), op == SyncOp::add,
+                                         pushes};
   switch (op) {
-    case SyncOp::min: move<T>(mirrors_, changed, masters_, detail::CombineAtMaster<T, lang::MinOp>{field}); break;
-    case SyncOp::max: move<T>(mirrors_, changed, masters_, detail::CombineAtMaster<T, lang::MaxOp>{field}); break;
-    case SyncOp::add: move<T>(mirrors_, changed, masters_, detail::CombineAtMaster<T, lang::SumOp>{field}); break;
+    case SyncOp::min:
+      move<T>(mirrors_, changed, masters_, detail::CombineAtMaster<T, lang::MinOp>{field, pushes});
+      break;
+    case SyncOp::max:
+      move<T>(mirrors_, changed, masters_, detail::CombineAtMaster<T, lang::MaxOp>{field, pushes});
+      break;
+    case SyncOp::add:
+      move<T>(mirrors_, changed, masters_, detail::CombineAtMaster<T, lang::SumOp>{field, pushes});
+      break;
     case SyncOp::assign: break;
   }
 }
 
 template <class T>
-void Exchange::broadcast(T* field, FieldCopies<T>& copies) {
-  if (parts() == 1) return;
-  move<T>(masters_, detail::SelectChanged<T>{field, copies.master_seen.data(), false}, mirrors_,
-          detail::AssignAtMirror<T>{field, copies.mirror_seen.data()});
+void Exchange::broadcast(T* field, FieldCopies<T>& copies, const detail::PushShare& pushes) {
+  move<T>(masters_, detail::SelectChanged<T>{field, copies.master_seen.data(), false, pushes},
+          mirrors_,
+          detail::AssignAtMirror<T>{field, copies.mirror_seen.data(), pushes, local_out_offsets_});
 }
 
 template <class T>

@@ -222,7 +222,9 @@ namespace detail {
 // A pipe's GPU memory, kept between runs (see Pipe).
 struct PipeMemory {
   gpu::Pipe queues;
-  gpu::DenseBitmap bitmaps[2];  // allocated at the first round that needs them
+  // Allocated at the first round that needs them; the third marks a
+  // queue output's pushes for the other parts of a multi-GPU run.
+  gpu::DenseBitmap bitmaps[3];
   gpu::ScratchBuffer scratch;   // for compactions
   gpu::FrontierStats stats;
 };
@@ -251,7 +253,8 @@ class Pipe {
   void push_all();
   // Reads the input's size from the GPU (one small copy and a sync; under
   // auto on a graph with hubs, the input's degree sum is estimated at the
-  // same sync); the members of a swept input are known without a copy.
+  // same sync); the members of a swept input are known without a copy. In a
+  // multi-GPU run, the sum over the parts (collective).
   bool empty() { return size() == 0; }
   uint64_t size();
   Worklist in();
@@ -278,8 +281,12 @@ class Pipe {
   gpu::InputEdgesCheck heavy_round_check() const;
 
  private:
+  // This part's input size (size() without the other parts).
+  uint64_t local_size();
   // Picks the form of this round's output (once per round).
   void choose_output();
+  // The round's pushes, for the other parts of a multi-GPU run.
+  PushedVertices pushed_vertices();
   // Picks the form of the input after a bitmap output.
   void take_bitmap_output();
   // Makes a swept input a queue.

@@ -52,14 +52,12 @@ dist::Exchange& exchange_of(const CudaRun& run);
 
 // After a kernel that wrote `field`: its mirrors' changes combined into the
 // masters with `op` (reduce), then the masters' changes sent to the
-// mirrors (broadcast). Collective.
+// mirrors (broadcast), with the round's pushes where the field goes both
+// ways (dist::Exchange::sync). Collective.
 template <class T>
 void sync_parts(NodeData<T>& field, dist::FieldCopies<T>& copies, dist::SyncOp op, bool reduce,
                 bool broadcast, const CudaRun& run) {
-  dist::Exchange& parts = exchange_of(run);
-  T* data = field.view().data;
-  if (reduce) parts.reduce(data, copies, op);
-  if (broadcast) parts.broadcast(data, copies);
+  exchange_of(run).sync(field.view().data, copies, op, reduce, broadcast);
 }
 
 // A field's copies start each run as the field does: zero.
