@@ -190,7 +190,9 @@ detail::PushShare Exchange::mark(const lang::PushedVertices& pushed) {
   if (pushed.from_queue) {
     mark_pushed<<<1024, 256>>>(pushed.queue, pushed.bits);
     IRGL_CUDA_CHECK_LAUNCH();
-    marked_.push_back(pushed.bits.words);
+    // A second launch in the round marks the same bitmap again.
+    if (std::find(marked_.begin(), marked_.end(), pushed.bits.words) == marked_.end())
+      marked_.push_back(pushed.bits.words);
   }
   return {pushed.bits, pushed.queue, pushed.bits_only};
 }
