@@ -217,9 +217,9 @@ void Exchange::move_pushes(const detail::PushShare& pushes) {
 
 void Exchange::share_pushes(const lang::PushedVertices& pushed) {
   if (parts() == 1) return;
-  const Timed timed(*this);
   if (const auto pending = pending_of(pushed); pending != pending_pushes_.end()) {
     pending_pushes_.erase(pending);
+    const Timed timed(*this);
     move_pushes(mark(pushed));
   }
   const auto marked = std::find(marked_.begin(), marked_.end(), pushed.bits.words);

@@ -142,6 +142,8 @@ detail::PipeMemory take_pipe(uint64_t capacity) {
     detail::PipeMemory taken = std::move(*pipe);
     idle.erase(pipe);
     taken.queues.clear();
+    // A multi-GPU run's marks, left set by a pipe that ended before its swap.
+    if (taken.bitmaps[2].num_bits() != 0) taken.bitmaps[2].clear_all();
     return taken;
   }
   detail::PipeMemory memory;

@@ -152,8 +152,10 @@ struct SelectChanged {
   __device__ bool operator()(uint64_t entry, VertexId v, T& out, bool& pushed) const {
     const T value = field[v];
     pushed = pushes.pushed(v);
-    if (!pushed && same_bits(value, seen[entry])) return false;
-    out = delta ? T(value - seen[entry]) : value;
+    const bool changed = !same_bits(value, seen[entry]);
+    if (!pushed && !changed) return false;
+    // An unchanged add-field sends 0, not value - value (NaN at infinity).
+    out = !delta ? value : changed ? T(value - seen[entry]) : T{};
     seen[entry] = value;
     return true;
   }
@@ -244,7 +246,13 @@ class Exchange : public lang::PartExchange {
   // pushes and sum of sizes, from its first kernel to its last operation
   // (CUDA events on the stream; read once the run has synchronised). The
   // rest of a run is computation (paper 001's compute/communication split).
-  void start_run() { intervals_used_ = 0; }
+  // A run that left a pipe before its swap (a break, an exception) leaves
+  // no pushes pending for the next.
+  void start_run() {
+    intervals_used_ = 0;
+    pending_pushes_.clear();
+    marked_.clear();
+  }
   double exchange_ms() const;
   size_t exchanges() const { return intervals_used_; }
 
