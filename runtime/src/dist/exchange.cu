@@ -194,7 +194,7 @@ detail::PushShare Exchange::mark(const lang::PushedVertices& pushed) {
     if (std::find(marked_.begin(), marked_.end(), pushed.bits.words) == marked_.end())
       marked_.push_back(pushed.bits.words);
   }
-  return {pushed.bits, pushed.queue, pushed.bits_only};
+  return {pushed};
 }
 
 void Exchange::expect_pushes(const lang::PushedVertices& pushed) {

@@ -74,14 +74,14 @@ constexpr uint32_t kPushedBit = 1u << 31;
 // marked on every part that holds it, and joins the output there once (at a
 // mirror only where the mirror holds out-edges to run).
 struct PushShare {
-  gpu::DenseBitmapView marks;  // words null: no pushes travel
-  gpu::SparseQueueView out;
-  bool bits_only = false;      // the output is its bitmap
-  __device__ bool pushed(VertexId v) const { return marks.words != nullptr && marks.test(v); }
+  lang::PushedVertices vertices;  // bits null: no pushes travel
+  __device__ bool pushed(VertexId v) const {
+    return vertices.bits.words != nullptr && vertices.bits.test(v);
+  }
   // `offsets`: the part's out-edge offsets at a mirror, null at a master.
   __device__ void activate(VertexId v, const uint64_t* offsets) const {
     if (offsets && offsets[v + 1] == offsets[v]) return;
-    if (marks.test_and_set(v) && !bits_only) out.push(v);
+    if (vertices.bits.test_and_set(v) && !vertices.bits_only) vertices.queue.push(v);
   }
 };
 
