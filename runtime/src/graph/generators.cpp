@@ -221,21 +221,22 @@ class RmatSampler {
   FeistelPermutation permutation_;
 };
 
-EdgeList rmat(const RmatParams& params, bool show_progress, const std::string& name) {
-  check_rmat(params, name);
-  const uint64_t n = uint64_t(1) << params.scale;
-  // From before the allocation, which takes seconds at large scales.
-  std::optional<progress::Phase> phase;
-  if (show_progress) phase.emplace("generating edges", n * params.edge_factor);
-  EdgeList edges = empty_edge_list(name, n, n * params.edge_factor);
-  const RmatSampler shared_sampler(params);
-  generate_in_parallel(edges.size(), [&](uint64_t lo, uint64_t hi) {
-    const RmatSampler sampler = shared_sampler;  // a private copy
-    for (uint64_t e = lo; e < hi; ++e)
-      std::tie(edges.sources[e], edges.targets[e]) = sampler.edge(e);
-  });
-  return edges;
-}
+class RmatGenerator : public EdgeGenerator {
+ public:
+  RmatGenerator(const RmatParams& params, const std::string& name)
+      : params_((check_rmat(params, name), params)), sampler_(params) {}
+  uint64_t vertices() const override { return uint64_t(1) << params_.scale; }
+  uint64_t units() const override { return vertices() * params_.edge_factor; }
+  uint64_t first_edge(uint64_t unit) const override { return unit; }
+  void edges(uint64_t lo, uint64_t hi, VertexId* sources, VertexId* targets) const override {
+    const RmatSampler sampler = sampler_;  // a private copy for the calling thread
+    for (uint64_t e = lo; e < hi; ++e) std::tie(sources[e - lo], targets[e - lo]) = sampler.edge(e);
+  }
+
+ private:
+  RmatParams params_;
+  RmatSampler sampler_;
+};
 
 // The number of out-edges of the vertices before (row, col) in row-major
 // order, each vertex listing up, left, right, down (those that exist).
@@ -252,42 +253,65 @@ uint64_t grid_edges_before(const GridParams& grid, uint64_t row, uint64_t col) {
   return full_rows + partial;
 }
 
-EdgeList grid(const GridParams& params, const std::string& name) {
-  check_grid(params, name);
-  const uint64_t rows = params.rows, cols = params.cols, n = rows * cols;
-  const progress::Phase phase("generating edges", n);
-  EdgeList edges = empty_edge_list(name, n, grid_edges_before(params, rows, 0));
-  parallel_chunks(0, n, [&](uint64_t lo, uint64_t hi, unsigned) {
-    uint64_t e = grid_edges_before(params, lo / cols, lo % cols);
-    progress::Counter counter;
+// Units are vertices: each lists its up, left, right and down neighbours.
+class GridGenerator : public EdgeGenerator {
+ public:
+  GridGenerator(const GridParams& params, const std::string& name)
+      : params_((check_grid(params, name), params)) {}
+  uint64_t vertices() const override { return params_.rows * params_.cols; }
+  uint64_t units() const override { return vertices(); }
+  uint64_t first_edge(uint64_t v) const override {
+    return grid_edges_before(params_, v / params_.cols, v % params_.cols);
+  }
+  void edges(uint64_t lo, uint64_t hi, VertexId* sources, VertexId* targets) const override {
+    const uint64_t rows = params_.rows, cols = params_.cols;
+    uint64_t e = 0;
     for (uint64_t v = lo; v < hi; ++v) {
-      counter.add();
       const uint64_t row = v / cols, col = v % cols;
       auto add = [&](uint64_t target) {
-        edges.sources[e] = static_cast<VertexId>(v);
-        edges.targets[e++] = static_cast<VertexId>(target);
+        sources[e] = static_cast<VertexId>(v);
+        targets[e++] = static_cast<VertexId>(target);
       };
       if (row > 0) add(v - cols);
       if (col > 0) add(v - 1);
       if (col + 1 < cols) add(v + 1);
       if (row + 1 < rows) add(v + cols);
     }
-  });
-  return edges;
-}
+  }
 
-EdgeList uniform(const UniformParams& params, const std::string& name) {
-  check_uniform(params, name);
-  const progress::Phase phase("generating edges", params.edges);
-  EdgeList edges = empty_edge_list(name, params.vertices, params.edges);
-  const RandomStream random(params.seed);
-  parallel_chunks(0, params.edges, [&](uint64_t lo, uint64_t hi, unsigned) {
-    progress::Counter counter;
+ private:
+  GridParams params_;
+};
+
+class UniformGenerator : public EdgeGenerator {
+ public:
+  UniformGenerator(const UniformParams& params, const std::string& name)
+      : params_((check_uniform(params, name), params)), random_(params.seed) {}
+  uint64_t vertices() const override { return params_.vertices; }
+  uint64_t units() const override { return params_.edges; }
+  uint64_t first_edge(uint64_t unit) const override { return unit; }
+  void edges(uint64_t lo, uint64_t hi, VertexId* sources, VertexId* targets) const override {
     for (uint64_t e = lo; e < hi; ++e) {
-      counter.add();
-      edges.sources[e] = static_cast<VertexId>(below(random.word(2 * e), params.vertices));
-      edges.targets[e] = static_cast<VertexId>(below(random.word(2 * e + 1), params.vertices));
+      sources[e - lo] = static_cast<VertexId>(below(random_.word(2 * e), params_.vertices));
+      targets[e - lo] = static_cast<VertexId>(below(random_.word(2 * e + 1), params_.vertices));
     }
+  }
+
+ private:
+  UniformParams params_;
+  RandomStream random_;
+};
+
+// Every edge of `generator`, written in place by parallel pieces.
+EdgeList generate(const EdgeGenerator& generator, const std::string& name, bool show_progress) {
+  const uint64_t units = generator.units();
+  // From before the allocation, which takes seconds at large scales.
+  std::optional<progress::Phase> phase;
+  if (show_progress) phase.emplace("generating edges", units);
+  EdgeList edges = empty_edge_list(name, generator.vertices(), generator.first_edge(units));
+  generate_in_parallel(units, [&](uint64_t lo, uint64_t hi) {
+    const uint64_t first = generator.first_edge(lo);
+    generator.edges(lo, hi, edges.sources.data() + first, edges.targets.data() + first);
   });
   return edges;
 }
@@ -417,28 +441,35 @@ UniformParams parse_uniform(const std::string& spec, const std::string& body) {
 }  // namespace
 
 EdgeList generate_rmat(const RmatParams& params, bool show_progress) {
-  return rmat(params, show_progress,
-              "rmat:scale=" + std::to_string(params.scale) + ",edge-factor=" +
-                  std::to_string(params.edge_factor) + ",seed=" + std::to_string(params.seed));
+  const std::string name = "rmat:scale=" + std::to_string(params.scale) + ",edge-factor=" +
+                           std::to_string(params.edge_factor) + ",seed=" +
+                           std::to_string(params.seed);
+  return generate(RmatGenerator(params, name), name, show_progress);
 }
 
 EdgeList generate_grid(const GridParams& params) {
-  return grid(params, "grid:" + std::to_string(params.rows) + "x" + std::to_string(params.cols));
+  const std::string name = "grid:" + std::to_string(params.rows) + "x" + std::to_string(params.cols);
+  return generate(GridGenerator(params, name), name, false);
 }
 
 EdgeList generate_uniform(const UniformParams& params) {
-  return uniform(params, "uniform:vertices=" + std::to_string(params.vertices) + ",edges=" +
-                             std::to_string(params.edges) + ",seed=" + std::to_string(params.seed));
+  const std::string name = "uniform:vertices=" + std::to_string(params.vertices) + ",edges=" +
+                           std::to_string(params.edges) + ",seed=" + std::to_string(params.seed);
+  return generate(UniformGenerator(params, name), name, false);
 }
 
-EdgeList generate_from_spec(const std::string& spec, bool show_progress) {
+std::unique_ptr<EdgeGenerator> edge_generator_from_spec(const std::string& spec) {
   const size_t colon = spec.find(':');
   const std::string kind = spec.substr(0, colon);
   const std::string body = colon == std::string::npos ? "" : spec.substr(colon + 1);
-  if (kind == "rmat") return rmat(parse_rmat(spec, body), show_progress, spec);
-  if (kind == "grid") return grid(parse_grid(spec, body), spec);
-  if (kind == "uniform") return uniform(parse_uniform(spec, body), spec);
+  if (kind == "rmat") return std::make_unique<RmatGenerator>(parse_rmat(spec, body), spec);
+  if (kind == "grid") return std::make_unique<GridGenerator>(parse_grid(spec, body), spec);
+  if (kind == "uniform") return std::make_unique<UniformGenerator>(parse_uniform(spec, body), spec);
   throw InputError::in(spec, "unknown generator '" + kind + "' (expected rmat, grid or uniform)");
+}
+
+EdgeList generate_from_spec(const std::string& spec, bool show_progress) {
+  return generate(*edge_generator_from_spec(spec), spec, show_progress);
 }
 
 }  // namespace irgl

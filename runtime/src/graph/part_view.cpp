@@ -61,6 +61,53 @@ void build_master_in_edges(const CsrGraph& graph, VertexId first, VertexId end, 
 
 }  // namespace
 
+void check_part_options(const PartViewOptions& options, uint64_t vertices) {
+  if (options.parts == 0 || options.parts > vertices)
+    throw InputError::in("--gpus", std::to_string(options.parts) + " parts of a graph of " +
+                                       std::to_string(vertices) +
+                                       " vertices: each part needs at least one vertex");
+  if (options.part >= options.parts)
+    throw InputError::in("part", std::to_string(options.part) + " is not below the " +
+                                     std::to_string(options.parts) + " parts");
+}
+
+uint32_t checked_degree(const std::string& graph, uint64_t v, uint64_t degree) {
+  if (degree > std::numeric_limits<uint32_t>::max())
+    throw InputError::in(graph, "vertex " + std::to_string(v) +
+                                    " has more out-edges than a multi-GPU run counts (" +
+                                    std::to_string(degree) + ")");
+  return static_cast<uint32_t>(degree);
+}
+
+PartView empty_part_view(const std::string& graph, const PartViewOptions& options,
+                         const MasterBlocks& masters) {
+  PartView view;
+  view.part = options.part;
+  view.parts = options.parts;
+  view.first_masters = masters.first;
+  view.first_master = masters.first[options.part];
+  view.end_master = masters.first[options.part + 1];
+  view.graph.name = graph + " part " + std::to_string(options.part) + " of " +
+                    std::to_string(options.parts) + " (" + to_string(options.policy) + ")";
+  return view;
+}
+
+void list_mirrors(PartView& view, const MasterBlocks& masters) {
+  const CsrGraph& part = view.graph;
+  const uint64_t n = part.num_vertices();
+  std::vector<uint8_t> touched(n, 0);
+  const auto touch = [&](VertexId v) { __atomic_store_n(&touched[v], 1, __ATOMIC_RELAXED); };
+  parallel_for(0, n, [&](uint64_t u) {
+    if (part.out_offsets[u + 1] != part.out_offsets[u]) touch(static_cast<VertexId>(u));
+  });
+  parallel_for(0, part.out_targets.size(), [&](uint64_t e) { touch(part.out_targets[e]); });
+  parallel_for(0, part.in_sources.size(), [&](uint64_t e) { touch(part.in_sources[e]); });
+  view.mirrors.assign(view.parts, {});
+  for (uint64_t v = 0; v < n; ++v)
+    if (touched[v] && (v < view.first_master || v >= view.end_master))
+      view.mirrors[masters.owner(static_cast<VertexId>(v))].push_back(static_cast<VertexId>(v));
+}
+
 unsigned PartView::owner(VertexId v) const {
   return static_cast<unsigned>(
       std::upper_bound(first_masters.begin(), first_masters.end(), v) - first_masters.begin() - 1);
@@ -74,27 +121,13 @@ uint64_t PartView::mirror_count() const {
 
 PartView build_part_view(const CsrGraph& graph, const PartViewOptions& options) {
   const uint64_t n = graph.num_vertices();
-  if (options.parts == 0 || options.parts > n)
-    throw InputError::in("--gpus", std::to_string(options.parts) + " parts of a graph of " +
-                                       std::to_string(n) +
-                                       " vertices: each part needs at least one vertex");
-  if (options.part >= options.parts)
-    throw InputError::in("part", std::to_string(options.part) + " is not below the " +
-                                     std::to_string(options.parts) + " parts");
+  check_part_options(options, n);
   if (options.in_edges && !graph.has_transpose())
     throw std::logic_error("build_part_view: in-edges asked for, but the graph has no transpose");
 
   const MasterBlocks masters = balanced_master_blocks(graph, options.parts);
-  PartView view;
-  view.part = options.part;
-  view.parts = options.parts;
-  view.first_masters = masters.first;
-  view.first_master = masters.first[options.part];
-  view.end_master = masters.first[options.part + 1];
-
+  PartView view = empty_part_view(graph.name, options, masters);
   CsrGraph& part = view.graph;
-  part.name = graph.name + " part " + std::to_string(options.part) + " of " +
-              std::to_string(options.parts) + " (" + to_string(options.policy) + ")";
   part.weight_type = graph.weight_type;
   part.sorted = graph.sorted;
   part.set_num_vertices(n);
@@ -102,27 +135,12 @@ PartView build_part_view(const CsrGraph& graph, const PartViewOptions& options) 
   if (options.in_edges) build_master_in_edges(graph, view.first_master, view.end_master, part);
 
   if (options.global_degrees) {
-    for (uint64_t v = 0; v < n; ++v)
-      if (graph.out_degree(static_cast<VertexId>(v)) > std::numeric_limits<uint32_t>::max())
-        throw InputError::in(graph.name, "vertex " + std::to_string(v) +
-                                             " has more out-edges than a multi-GPU run counts (" +
-                                             std::to_string(graph.out_degree(v)) + ")");
     view.out_degrees.resize(n);
-    parallel_for(0, n, [&](uint64_t v) {
-      view.out_degrees[v] = static_cast<uint32_t>(graph.out_degree(static_cast<VertexId>(v)));
-    });
+    for (uint64_t v = 0; v < n; ++v)
+      view.out_degrees[v] = checked_degree(graph.name, v, graph.out_degree(static_cast<VertexId>(v)));
   }
 
-  // Mirrors: the vertices of other parts that the part's edges touch.
-  std::vector<uint8_t> touched(n, 0);
-  for (uint64_t u = 0; u < n; ++u)
-    if (part.out_offsets[u + 1] != part.out_offsets[u]) touched[u] = 1;
-  for (const VertexId v : part.out_targets) touched[v] = 1;
-  for (const VertexId v : part.in_sources) touched[v] = 1;
-  view.mirrors.assign(options.parts, {});
-  for (uint64_t v = 0; v < n; ++v)
-    if (touched[v] && (v < view.first_master || v >= view.end_master))
-      view.mirrors[masters.owner(static_cast<VertexId>(v))].push_back(static_cast<VertexId>(v));
+  list_mirrors(view, masters);
   return view;
 }
 

@@ -149,18 +149,20 @@ unsigned MasterBlocks::owner(VertexId v) const {
                                (first.begin() + 1));
 }
 
-MasterBlocks balanced_master_blocks(const CsrGraph& graph, unsigned parts) {
-  const uint64_t n = graph.num_vertices();
+namespace {
+
+// Each vertex weighs 1 plus its out-degree; block p - 1 ends where the
+// running weight comes closest to p / parts of the total (a vertex joins
+// when it brings the weight nearer), leaving at least a vertex for every
+// block.
+template <class Degree>
+MasterBlocks blocks_by_weight(uint64_t n, uint64_t edges, Degree degree, unsigned parts) {
   if (parts == 0) throw InputError::in("--parts", "the number of parts must be at least 1");
   if (parts > n)
     throw InputError::in("--parts", std::to_string(parts) + " parts of a graph of " +
                                           std::to_string(n) +
                                           " vertices: every part needs a vertex to own");
-  // Each vertex weighs 1 plus its out-degree; block p - 1 ends where the
-  // running weight comes closest to p / parts of the total (a vertex joins
-  // when it brings the weight nearer), leaving at least a vertex for every
-  // block.
-  const uint64_t total = n + graph.num_edges();
+  const uint64_t total = n + edges;
   MasterBlocks blocks;
   blocks.first.assign(parts + 1, 0);
   blocks.first[parts] = static_cast<VertexId>(n);
@@ -168,15 +170,29 @@ MasterBlocks balanced_master_blocks(const CsrGraph& graph, unsigned parts) {
   VertexId v = 0;
   for (unsigned p = 1; p < parts; ++p) {
     const long double target = static_cast<long double>(total) * p / parts;
-    while (v < n && 2 * weight + 1 + graph.out_degree(v) <= 2 * target)
-      weight += 1 + graph.out_degree(v++);
+    while (v < n && 2 * weight + 1 + degree(v) <= 2 * target) weight += 1 + degree(v++);
     const VertexId lowest = blocks.first[p - 1] + 1, highest = static_cast<VertexId>(n - (parts - p));
     const VertexId cut = std::min(std::max(v, lowest), highest);
-    for (; v < cut; ++v) weight += 1 + graph.out_degree(v);
-    while (v > cut) weight -= 1 + graph.out_degree(--v);
+    for (; v < cut; ++v) weight += 1 + degree(v);
+    while (v > cut) weight -= 1 + degree(--v);
     blocks.first[p] = cut;
   }
   return blocks;
+}
+
+}  // namespace
+
+MasterBlocks balanced_master_blocks(const CsrGraph& graph, unsigned parts) {
+  return blocks_by_weight(
+      graph.num_vertices(), graph.num_edges(), [&](VertexId v) { return graph.out_degree(v); },
+      parts);
+}
+
+MasterBlocks balanced_master_blocks(const std::vector<uint64_t>& out_degrees, unsigned parts) {
+  uint64_t edges = 0;
+  for (const uint64_t degree : out_degrees) edges += degree;
+  return blocks_by_weight(
+      out_degrees.size(), edges, [&](VertexId v) { return out_degrees[v]; }, parts);
 }
 
 PartGrid part_grid(unsigned parts) {

@@ -2,9 +2,11 @@
 #include "irgl/lang/cuda_parts.cuh"
 
 #include <cstdlib>
+#include <iostream>
 #include <sstream>
 
 #include "irgl/gpu/device_info.h"
+#include "irgl/graph/generators.h"
 #include "irgl/support/error.h"
 
 namespace irgl::lang {
@@ -39,17 +41,20 @@ PartsTarget::PartsTarget(Driver driver, DeviceFootprint footprint, bool in_edges
   }
 }
 
+void PartsTarget::join() {
+  if (launch_) return;
+  launch_ = dist::launch_from_environment();
+  std::string why;
+  if (!gpu::gpu_available(&why)) throw InputError::in("cuda", "no usable GPU: " + why);
+  comm_ = std::make_unique<dist::Comm>(*launch_);
+}
+
 std::string PartsTarget::device_name() {
-  if (!launch_) {
-    launch_ = dist::launch_from_environment();
-    std::string why;
-    if (!gpu::gpu_available(&why)) throw InputError::in("cuda", "no usable GPU: " + why);
-    comm_ = std::make_unique<dist::Comm>(*launch_);
-  }
+  join();
   return std::to_string(comm_->size()) + " x " + gpu::query_device().name;
 }
 
-void PartsTarget::prepare(const CsrGraph& graph) {
+void PartsTarget::check_policy() const {
   if (masters_need_out_edges_ && policy_ != PartitionPolicy::outgoing_edge_cut &&
       comm_->size() > 1)
     throw InputError::in("--partition",
@@ -57,15 +62,58 @@ void PartsTarget::prepare(const CsrGraph& graph) {
                              " splits a vertex's out-edges over GPUs, but a loop over every "
                              "vertex of this program reads them all at the vertex's master: "
                              "use --partition oec");
+}
+
+PartViewOptions PartsTarget::part_options() const {
+  return {policy_, comm_->size(), comm_->rank(), in_edges_,
+          /*global_degrees=*/comm_->size() > 1};
+}
+
+void PartsTarget::prepare(const CsrGraph& graph) {
+  join();
+  check_policy();
+  prepare_part(build_part_view(graph, part_options()));
+}
+
+std::optional<GraphTotals> PartsTarget::load_share(const std::string& source,
+                                                   const LoadOptions& options) {
+  // The whole load refuses what a share would ignore (--header on a spec).
+  if (!is_generator_spec(source) || options.build.renumber || options.edge_list_header)
+    return std::nullopt;
+  join();
+  check_policy();
+  std::cout << "load: each GPU's process generates the graph and keeps its part's edges\n";
+  const PartCollectives collectives{
+      [this](std::vector<uint64_t>& values) {
+        gpu::DeviceBuffer<uint64_t> sums(values);
+        comm_->all_reduce(sums.data(), sums.data(), values.size(), dist::Combine::sum);
+        values = sums.download();
+      },
+      [this](uint64_t value) { return comm_->all_reduce(value, dist::Combine::max); }};
+  share_ = std::make_unique<PartShare>(
+      build_part_share(*edge_generator_from_spec(source), source, options.build, part_options(),
+                       collectives, options.show_progress && comm_->rank() == 0));
+  return GraphTotals{share_->view.graph.num_vertices(), share_->edges,
+                     share_->view.graph.weight_type, share_->largest_weight,
+                     share_->negative_weight, share_->view.out_degrees};
+}
+
+void PartsTarget::prepare_share() {
+  if (!share_) throw std::logic_error("PartsTarget::prepare_share without load_share");
+  prepare_part(std::move(share_->view));
+  share_.reset();
+}
+
+void PartsTarget::prepare_part(PartView&& part) {
   // g.out_degree() counts the whole graph's edges. The part lives on the
   // GPU from here on; its host copy goes at the end of this scope.
-  const PartView part = build_part_view(graph, {policy_, comm_->size(), comm_->rank(), in_edges_,
-                                                /*global_degrees=*/comm_->size() > 1});
-  part_edges_ = part.graph.num_edges();
-  CudaTarget::prepare(part.graph);
-  if (!part.out_degrees.empty()) out_degrees_ = gpu::DeviceBuffer<uint32_t>(part.out_degrees);
-  view().set_part(part.first_master, part.end_master, out_degrees_.data());
-  exchange_ = std::make_unique<dist::Exchange>(*comm_, part);
+  const PartView view_of_part = std::move(part);
+  part_edges_ = view_of_part.graph.num_edges();
+  CudaTarget::prepare(view_of_part.graph);
+  if (!view_of_part.out_degrees.empty())
+    out_degrees_ = gpu::DeviceBuffer<uint32_t>(view_of_part.out_degrees);
+  view().set_part(view_of_part.first_master, view_of_part.end_master, out_degrees_.data());
+  exchange_ = std::make_unique<dist::Exchange>(*comm_, view_of_part);
   exchange_->set_out_offsets(view().out().offsets);
   run_options().parts = exchange_.get();
 }

@@ -118,25 +118,59 @@ void set_node_value(const ProgramParameter& parameter, uint64_t vertex) {
     *static_cast<uint64_t*>(parameter.value) = vertex;
 }
 
+// What the driver reads of its graph: the whole graph, or the totals of a
+// multi-GPU run whose processes each loaded their share.
+struct GraphFacts {
+  uint64_t vertices = 0, edges = 0;
+  WeightType weight_type = WeightType::none;
+  std::function<bool(uint64_t)> has_out_edges;
+  const CsrGraph* whole = nullptr;  // null for a share
+  WeightTotals share_weights;       // for a share
+
+  bool renumbered() const { return whole && whole->renumbered(); }
+};
+
+GraphFacts facts_of(const CsrGraph& graph) {
+  GraphFacts facts;
+  facts.vertices = graph.num_vertices();
+  facts.edges = graph.num_edges();
+  facts.weight_type = graph.weight_type;
+  facts.has_out_edges = [&graph](uint64_t v) {
+    return graph.out_offsets[v + 1] > graph.out_offsets[v];
+  };
+  facts.whole = &graph;
+  return facts;
+}
+
+GraphFacts facts_of(const GraphTotals& totals) {
+  GraphFacts facts;
+  facts.vertices = totals.vertices;
+  facts.edges = totals.edges;
+  facts.weight_type = totals.weight_type;
+  facts.has_out_edges = [&totals](uint64_t v) { return totals.out_degrees[v] > 0; };
+  facts.share_weights = {totals.weight_type, totals.largest_weight, totals.negative_weight, 0};
+  for (const uint32_t degree : totals.out_degrees) facts.share_weights.with_out_edges += degree > 0;
+  return facts;
+}
+
 // Random vertices with out-edges, one per run of the driver, as GAP and
 // Gunrock pick their sources: a run from a vertex without out-edges would
 // measure nothing. Seeded, so a run of the program can be repeated.
 class RandomVertices {
  public:
-  RandomVertices(const CsrGraph& graph, uint64_t seed, const std::string& option)
+  RandomVertices(const GraphFacts& graph, uint64_t seed, const std::string& option)
       : graph_(graph), generator_(seed) {
-    if (graph.num_edges() == 0)
+    if (graph.edges == 0)
       throw InputError::in(option, "random: the graph has no vertex with out-edges");
   }
   uint64_t next() {
-    std::uniform_int_distribution<uint64_t> pick(0, graph_.num_vertices() - 1);
+    std::uniform_int_distribution<uint64_t> pick(0, graph_.vertices - 1);
     for (;;)
-      if (const uint64_t v = pick(generator_); graph_.out_offsets[v + 1] > graph_.out_offsets[v])
-        return v;
+      if (const uint64_t v = pick(generator_); graph_.has_out_edges(v)) return v;
   }
 
  private:
-  const CsrGraph& graph_;
+  const GraphFacts& graph_;
   std::mt19937_64 generator_;
 };
 
@@ -210,19 +244,20 @@ LoadOptions graph_load_options(const GraphOptionValues& values,
   return options;
 }
 
-void check_graph(const CsrGraph& graph, const std::string& source,
+void check_graph(const GraphFacts& graph, const std::string& source,
                  const ProgramDescription& description) {
-  if (description.weights != WeightType::none && !graph.has_weights())
+  if (description.weights != WeightType::none && graph.weight_type == WeightType::none)
     throw InputError::in(source, description.name +
                                      " reads edge weights, but the graph has none: load them "
                                      "with --weights=unit or --weights=hash[:MAX]");
-  check_requirements(description, graph, source);
+  if (graph.whole) check_requirements(description, *graph.whole, source);
+  else check_requirements(description, graph.share_weights, source);
   for (const ProgramParameter& parameter : description.parameters)
-    if (parameter.is_node && node_value(parameter) >= graph.num_vertices())
+    if (parameter.is_node && node_value(parameter) >= graph.vertices)
       throw InputError::in("--" + option_name(parameter.name),
                            "vertex " + std::to_string(node_value(parameter)) +
                                " is out of range: the graph has " +
-                               std::to_string(graph.num_vertices()) + " vertices");
+                               std::to_string(graph.vertices) + " vertices");
 }
 
 // Where a renumbered graph's original ids go, beside the result file.
@@ -235,7 +270,7 @@ std::string original_ids_path(const std::string& output) { return output + ".ids
 // the headers name it.
 std::vector<WrittenOutput> write_results(const std::string& output, bool force,
                                          const ProgramDescription& description,
-                                         const CsrGraph& graph) {
+                                         const GraphFacts& graph) {
   ResultWriteOptions write_options;
   write_options.overwrite = force;
   for (const ProgramParameter& parameter : description.parameters)
@@ -248,14 +283,14 @@ std::vector<WrittenOutput> write_results(const std::string& output, bool force,
                                          std::to_string(recorded_outputs().size()) +
                                          " outputs; standard output ('-') takes one: name a "
                                          "file");
-  ResultFileWriter writer(output, description.name, graph.num_vertices(), write_options);
+  ResultFileWriter writer(output, description.name, graph.vertices, write_options);
   for (const RecordedOutput& recorded : recorded_outputs()) recorded.write(writer);
   for (const WrittenOutput& file : writer.written)
     std::cout << "output " << file.path << " (" << file.name << ")\n";
   if (writer.written.empty())
     throw InputError::in(description.name, "the program produced no output()");
   if (graph.renumbered()) {
-    write_original_ids(ids, graph, force);
+    write_original_ids(ids, *graph.whole, force);
     writer.written.push_back({"original-ids", ids});
     std::cout << "output " << ids << " (the original id of each line)\n";
   }
@@ -387,10 +422,16 @@ int run_program(int argc, char** argv, const ProgramDescription& description,
         std::cout << option.apply(values[option.name].as<std::string>()) << "\n";
 
     // A program without a graph runs on an empty one, which it never sees.
+    // A multi-GPU process loads only its share of a generated graph.
     const auto load_start = std::chrono::steady_clock::now();
-    const CsrGraph graph = needs_graph
-                               ? load_graph(graph_source, graph_load_options(graph_values, description))
-                               : CsrGraph();
+    CsrGraph whole;
+    std::optional<GraphTotals> share;
+    if (needs_graph) {
+      const LoadOptions load_options = graph_load_options(graph_values, description);
+      share = target.load_share(graph_source, load_options);
+      if (!share) whole = load_graph(graph_source, load_options);
+    }
+    const GraphFacts graph = share ? facts_of(*share) : facts_of(whole);
     const double load_ms = milliseconds_since(load_start);
     if (needs_graph) check_graph(graph, graph_source, description);
 
@@ -398,12 +439,13 @@ int run_program(int argc, char** argv, const ProgramDescription& description,
     std::cout << "program " << description.name << " (" << description.source << "), target "
               << description.target << " on " << device << "\n";
     const auto prepare_start = std::chrono::steady_clock::now();
-    if (needs_graph) target.prepare(graph);
+    if (share) target.prepare_share();
+    else if (needs_graph) target.prepare(whole);
     const double prepare_ms = milliseconds_since(prepare_start);
     if (needs_graph)
       std::printf("graph %s: %llu vertices, %llu edges (load %.1f ms, prepare %.1f ms)\n",
-                  graph_source.c_str(), static_cast<unsigned long long>(graph.num_vertices()),
-                  static_cast<unsigned long long>(graph.num_edges()), load_ms, prepare_ms);
+                  graph_source.c_str(), static_cast<unsigned long long>(graph.vertices),
+                  static_cast<unsigned long long>(graph.edges), load_ms, prepare_ms);
 
     std::optional<RandomVertices> random;
     if (!random_nodes.empty())
@@ -417,7 +459,7 @@ int run_program(int argc, char** argv, const ProgramDescription& description,
         chosen += std::string(chosen.empty() ? " (" : ", ") + parameter->name + " " +
                   std::to_string(vertex);
         if (graph.renumbered())
-          chosen += " = input id " + std::to_string(graph.original_id(vertex));
+          chosen += " = input id " + std::to_string(graph.whole->original_id(vertex));
         if (record) (*record)[parameter->name] = vertex;
       }
       return chosen.empty() ? chosen : chosen + ")";
@@ -453,7 +495,7 @@ int run_program(int argc, char** argv, const ProgramDescription& description,
     std::istringstream summary_lines(run_summary);
     for (std::string line; std::getline(summary_lines, line);)
       std::cout << line << " (last run)\n";
-    ResultSummary results(description.name, graph.num_vertices());
+    ResultSummary results(description.name, graph.vertices);
     for (const RecordedOutput& recorded : recorded_outputs()) recorded.write(results);
     for (const std::string& line : results.lines()) std::cout << line << "\n";
 
@@ -469,8 +511,8 @@ int run_program(int argc, char** argv, const ProgramDescription& description,
           {"target", description.target},
           {"device", device},
           {"graph", needs_graph ? nlohmann::ordered_json{{"source", graph_source},
-                                                         {"vertices", graph.num_vertices()},
-                                                         {"edges", graph.num_edges()},
+                                                         {"vertices", graph.vertices},
+                                                         {"edges", graph.edges},
                                                          {"load_ms", load_ms},
                                                          {"prepare_ms", prepare_ms}}
                                 : nlohmann::ordered_json()},

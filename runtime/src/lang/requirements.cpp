@@ -64,11 +64,8 @@ std::string describe_edge(const CsrGraph& graph, uint64_t e) {
 
 // A path has at most one edge leaving each of its vertices but the last, so
 // its length is at most (vertices with out-edges) x (largest weight).
-void check_path_lengths(const ProgramDescription& description, const CsrGraph& graph,
+void check_path_lengths(const ProgramDescription& description, uint64_t with_out_edges,
                         const std::string& source, int64_t largest_weight) {
-  uint64_t with_out_edges = 0;
-  for (uint64_t v = 0; v < graph.num_vertices(); ++v)
-    with_out_edges += graph.out_offsets[v + 1] > graph.out_offsets[v];
   const unsigned __int128 bound =
       static_cast<unsigned __int128>(with_out_edges) * static_cast<uint64_t>(largest_weight);
   for (const ProgramDescription::PathLengthField& field : description.path_length_fields) {
@@ -126,7 +123,21 @@ void check_requirements(const ProgramDescription& description, const CsrGraph& g
                                      describe_edge(graph, weights.first_negative) +
                                      " has weight " +
                                      std::to_string(graph.out_weight<int32_t>(weights.first_negative)));
-  check_path_lengths(description, graph, source, weights.largest);
+  uint64_t with_out_edges = 0;
+  for (uint64_t v = 0; v < graph.num_vertices(); ++v)
+    with_out_edges += graph.out_offsets[v + 1] > graph.out_offsets[v];
+  check_path_lengths(description, with_out_edges, source, weights.largest);
+}
+
+void check_requirements(const ProgramDescription& description, const WeightTotals& weights,
+                        const std::string& source) {
+  const bool nonnegative = requires_input(description, Input::nonnegative_weights);
+  if (weights.type == WeightType::none) return;
+  if (nonnegative && weights.negative)
+    throw InputError::in(source, description.name + " requires non-negative edge weights; "
+                                                    "the graph has a negative one");
+  if (weights.type == WeightType::int32)
+    check_path_lengths(description, weights.with_out_edges, source, weights.largest);
 }
 
 }  // namespace irgl::lang

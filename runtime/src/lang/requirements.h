@@ -21,4 +21,15 @@ std::string apply_requirements(const ProgramDescription& description, BuildOptio
 void check_requirements(const ProgramDescription& description, const CsrGraph& graph,
                         const std::string& source);
 
+// A graph's weights as the checks read them, for a graph no process holds
+// whole (the parts of a multi-GPU run combine theirs).
+struct WeightTotals {
+  WeightType type = WeightType::none;
+  int64_t largest = 0;  // int32 weights
+  bool negative = false;
+  uint64_t with_out_edges = 0;  // vertices with out-edges
+};
+void check_requirements(const ProgramDescription& description, const WeightTotals& weights,
+                        const std::string& source);
+
 }  // namespace irgl::lang

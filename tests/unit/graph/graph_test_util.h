@@ -130,4 +130,15 @@ inline CsrGraph hash_weighted_graph(const std::string& spec) {
   return graph;
 }
 
+// Every out-edge as (source, target, weight word, 0 without weights), in
+// CSR order.
+using EdgeWord = std::tuple<VertexId, VertexId, uint32_t>;
+inline std::vector<EdgeWord> edge_words_of(const CsrGraph& graph) {
+  std::vector<EdgeWord> edges;
+  for (VertexId u = 0; u < graph.num_vertices(); ++u)
+    for (uint64_t e = graph.out_offsets[u]; e < graph.out_offsets[u + 1]; ++e)
+      edges.emplace_back(u, graph.out_targets[e], graph.has_weights() ? graph.out_weights[e] : 0);
+  return edges;
+}
+
 }  // namespace irgl::testing

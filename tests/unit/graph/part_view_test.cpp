@@ -17,27 +17,17 @@
 namespace irgl::testing {
 namespace {
 
-using Edge3 = std::tuple<VertexId, VertexId, uint32_t>;
-
 CsrGraph weighted(const std::string& spec) {
   CsrGraph graph = hash_weighted_graph(spec);
   graph.build_transpose();
   return graph;
 }
 
-std::vector<Edge3> out_edges_of(const CsrGraph& graph) {
-  std::vector<Edge3> edges;
-  for (VertexId u = 0; u < graph.num_vertices(); ++u)
-    for (uint64_t e = graph.out_offsets[u]; e < graph.out_offsets[u + 1]; ++e)
-      edges.emplace_back(u, graph.out_targets[e], graph.out_weights[e]);
-  return edges;
-}
-
 void expect_parts(const CsrGraph& graph, PartitionPolicy policy, unsigned parts) {
   SCOPED_TRACE(graph.name + ", " + to_string(policy) + ", " + std::to_string(parts) + " parts");
   const MasterBlocks masters = balanced_master_blocks(graph, parts);
   const PartGrid grid = part_grid(parts);
-  std::vector<Edge3> all;
+  std::vector<EdgeWord> all;
   for (unsigned p = 0; p < parts; ++p) {
     const PartView view = build_part_view(graph, {policy, parts, p, true, true});
     CsrGraph out_only = view.graph;  // its in-edges are no transpose of its out-edges
@@ -46,7 +36,7 @@ void expect_parts(const CsrGraph& graph, PartitionPolicy policy, unsigned parts)
     ASSERT_EQ(view.graph.num_vertices(), graph.num_vertices());
     EXPECT_EQ(view.first_master, masters.first[p]);
     EXPECT_EQ(view.end_master, masters.first[p + 1]);
-    for (const Edge3& edge : out_edges_of(view.graph)) {
+    for (const EdgeWord& edge : edge_words_of(view.graph)) {
       EXPECT_EQ(edge_part(policy, masters, grid, std::get<0>(edge), std::get<1>(edge)), p);
       all.push_back(edge);
     }
@@ -64,7 +54,7 @@ void expect_parts(const CsrGraph& graph, PartitionPolicy policy, unsigned parts)
     }
     // Mirrors: exactly the touched vertices of other parts, under their owner.
     std::vector<VertexId> touched;
-    for (const Edge3& edge : out_edges_of(view.graph))
+    for (const EdgeWord& edge : edge_words_of(view.graph))
       touched.insert(touched.end(), {std::get<0>(edge), std::get<1>(edge)});
     touched.insert(touched.end(), view.graph.in_sources.begin(), view.graph.in_sources.end());
     std::sort(touched.begin(), touched.end());
@@ -86,7 +76,7 @@ void expect_parts(const CsrGraph& graph, PartitionPolicy policy, unsigned parts)
     EXPECT_EQ(listed, touched);
     EXPECT_EQ(view.mirror_count(), touched.size());
   }
-  std::vector<Edge3> expected = out_edges_of(graph);
+  std::vector<EdgeWord> expected = edge_words_of(graph);
   std::sort(expected.begin(), expected.end());
   std::sort(all.begin(), all.end());
   EXPECT_EQ(all, expected);

@@ -17,14 +17,11 @@
 namespace irgl::testing {
 namespace {
 
-using GlobalEdge = std::tuple<VertexId, VertexId, uint32_t>;
+using GlobalEdge = EdgeWord;
 
 
 std::vector<GlobalEdge> edges_of(const CsrGraph& graph) {
-  std::vector<GlobalEdge> edges;
-  for (VertexId u = 0; u < graph.num_vertices(); ++u)
-    for (uint64_t e = graph.out_offsets[u]; e < graph.out_offsets[u + 1]; ++e)
-      edges.emplace_back(u, graph.out_targets[e], graph.has_weights() ? graph.out_weights[e] : 0);
+  std::vector<GlobalEdge> edges = edge_words_of(graph);
   std::sort(edges.begin(), edges.end());
   return edges;
 }

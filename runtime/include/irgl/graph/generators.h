@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "irgl/graph/edge_list.h"
@@ -45,5 +46,24 @@ EdgeList generate_uniform(const UniformParams& params);
 // Parses a spec (see above) and generates it; throws InputError naming the
 // spec on a malformed or out-of-range parameter.
 EdgeList generate_from_spec(const std::string& spec, bool show_progress);
+
+// A generator's edges piece by piece, for a reader that keeps only some of
+// them (a multi-GPU part, irgl/graph/part_share.h). The edges come in
+// units (an edge of rmat and uniform, a vertex and its edges of grid);
+// units lo .. hi - 1 hold edges first_edge(lo) .. first_edge(hi) - 1, the
+// same as generate_from_spec() makes whatever the pieces.
+class EdgeGenerator {
+ public:
+  virtual ~EdgeGenerator() = default;
+  virtual uint64_t vertices() const = 0;
+  virtual uint64_t units() const = 0;
+  virtual uint64_t first_edge(uint64_t unit) const = 0;
+  // Writes the edges of units [lo, hi) to sources[0..] and targets[0..];
+  // safe to call from several threads at once.
+  virtual void edges(uint64_t lo, uint64_t hi, VertexId* sources, VertexId* targets) const = 0;
+};
+
+// The generator of a spec; InputError as generate_from_spec() for a bad one.
+std::unique_ptr<EdgeGenerator> edge_generator_from_spec(const std::string& spec);
 
 }  // namespace irgl

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "irgl/graph/csr_graph.h"
@@ -50,5 +51,17 @@ struct PartView {
 // its own part). Throws InputError when parts is 0 or above the vertex
 // count, or part is not below parts.
 PartView build_part_view(const CsrGraph& graph, const PartViewOptions& options);
+
+// Pieces of the part builders (this file's and part_share.h's).
+// InputError unless 1 <= parts <= vertices and part < parts.
+void check_part_options(const PartViewOptions& options, uint64_t vertices);
+// `degree` as a global out-degree (32 bits); InputError naming the vertex
+// of `graph` otherwise.
+uint32_t checked_degree(const std::string& graph, uint64_t v, uint64_t degree);
+// A part with its masters and name, and no edges yet.
+PartView empty_part_view(const std::string& graph, const PartViewOptions& options,
+                         const MasterBlocks& masters);
+// view.mirrors from view.graph's edges (out and in) and the masters.
+void list_mirrors(PartView& view, const MasterBlocks& masters);
 
 }  // namespace irgl

@@ -43,6 +43,9 @@ struct MasterBlocks {
   unsigned owner(VertexId v) const;
 };
 MasterBlocks balanced_master_blocks(const CsrGraph& graph, unsigned parts);
+// The same from each vertex's out-degree (the number of vertices is
+// out_degrees.size()).
+MasterBlocks balanced_master_blocks(const std::vector<uint64_t>& out_degrees, unsigned parts);
 
 // The grid of the cartesian vertex cut: rows x columns = parts, rows the
 // largest divisor of parts not above its square root.

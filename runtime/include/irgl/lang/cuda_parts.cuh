@@ -16,6 +16,7 @@
 
 #include "irgl/dist/comm.h"
 #include "irgl/dist/exchange.cuh"
+#include "irgl/graph/part_share.h"
 #include "irgl/graph/part_view.h"
 #include "irgl/lang/cuda_target.cuh"
 
@@ -31,17 +32,28 @@ class PartsTarget : public CudaTarget {
 
   std::string device_name() override;
   void prepare(const CsrGraph& graph) override;
+  // A generator spec: each process generates the graph and keeps its part
+  // (irgl/graph/part_share.h).
+  std::optional<GraphTotals> load_share(const std::string& source,
+                                        const LoadOptions& options) override;
+  void prepare_share() override;
   double run() override;
   std::vector<TargetOption> options(const ProgramDescription& description) override;
   bool reports() const override { return !launch_ || launch_->rank == 0; }
   std::string run_summary() const override;
 
  private:
+  void join();  // the launch and NCCL, once
+  void check_policy() const;
+  PartViewOptions part_options() const;
+  void prepare_part(PartView&& part);
+
   bool in_edges_, masters_need_out_edges_;
   PartitionPolicy policy_ = PartitionPolicy::outgoing_edge_cut;
   std::optional<dist::Launch> launch_;
   std::unique_ptr<dist::Comm> comm_;
   std::unique_ptr<dist::Exchange> exchange_;
+  std::unique_ptr<PartShare> share_;  // between load_share and prepare_share
   gpu::DeviceBuffer<uint32_t> out_degrees_;
   uint64_t part_edges_ = 0;
   double last_run_ms_ = 0, last_exchange_ms_ = 0;  // this part's, for run_summary

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "irgl/graph/csr_graph.h"
+#include "irgl/graph/load.h"
 #include "irgl/lang/input.h"
 
 namespace irgl::lang {
@@ -74,6 +75,16 @@ struct EnergyReading {
   std::string why_not;
 };
 
+// The whole graph as the driver reads it when this process loaded only its
+// share (ProgramTarget::load_share), gathered from every process's.
+struct GraphTotals {
+  uint64_t vertices = 0, edges = 0;
+  WeightType weight_type = WeightType::none;
+  int64_t largest_weight = 0;  // int32 weights
+  bool negative_weight = false;
+  std::vector<uint32_t> out_degrees;  // each vertex's
+};
+
 // How one target runs the program.
 class ProgramTarget {
  public:
@@ -82,6 +93,17 @@ class ProgramTarget {
   virtual std::string device_name() = 0;
   // Makes the loaded graph available to the driver (uploads it for a GPU).
   virtual void prepare(const CsrGraph& graph) = 0;
+  // Loads only this process's share of `source` where the target and the
+  // source allow it (a generator spec, for a multi-GPU target): the whole
+  // graph's totals, and prepare_share() makes the share available. nullopt:
+  // the driver loads the whole graph and calls prepare().
+  virtual std::optional<GraphTotals> load_share(const std::string& source,
+                                                const LoadOptions& options) {
+    (void)source;
+    (void)options;
+    return std::nullopt;
+  }
+  virtual void prepare_share() {}
   // Runs the driver once; returns its time in milliseconds.
   virtual double run() = 0;
   // Whether runs record a load log (programs built with irglc
