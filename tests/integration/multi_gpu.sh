@@ -2,7 +2,8 @@
 # The multi-GPU builds (<app>-cuda-parts) on 1 and 2 GPUs, and on 4 where
 # the machine has them, under every partition policy, and on the most GPUs
 # with each fixed frontier form: each answer must pass irgl-check. Exits 77
-# (skipped) without a GPU; with one, only the one-GPU runs.
+# (skipped) without a GPU; with one, only the one-GPU runs. APPS and COUNTS
+# narrow the apps and GPU counts (default: all).
 #
 #   multi_gpu.sh SOURCE_DIR BIN_DIR GRAPH
 set -u
@@ -18,6 +19,7 @@ failures=0
 counts="1"
 [ "$gpus" -ge 2 ] && counts="1 2"
 [ "$gpus" -ge 4 ] && counts="1 2 4"
+counts=${COUNTS:-$counts}
 most=${counts##* }
 
 # run APP PROGRAM GPUS OPTIONS...: one launch, its answer checked.
@@ -36,7 +38,7 @@ run() {
     echo "PASS $app on $n GPUs, $*"
   fi
 }
-for app in bfs sssp cc pr kcore; do
+for app in ${APPS:-bfs sssp cc pr kcore}; do
   program=$bin/$app-cuda-parts
   [ "$app" = kcore ] && program=$bin/kcore-settle-cuda-parts
   case $app in

@@ -37,7 +37,8 @@ if [ -z "$bin" ]; then
   cmake -S "$root" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DIRGL_EXAMPLE_SCHEDULES="thread;warp;block;twc;lb;merge-path;alb;auto" \
     -DIRGL_EXAMPLE_VARIANTS="$(python3 "$here/irgl-bench" cmake-variants)" \
-    -DIRGL_EXAMPLE_INSTRUMENTED="${instrumented%;}" > /dev/null
+    -DIRGL_EXAMPLE_INSTRUMENTED="${instrumented%;}" \
+    -DIRGL_PARTS_SCHEDULES="$(python3 "$here/irgl-bench" parts-schedules)" > /dev/null
   cmake --build "$build_dir"
   bin=$build_dir/bin
 fi
