@@ -5,6 +5,7 @@
 #include <tuple>
 #include <utility>
 
+#include "irgl/graph/weight_summary.h"
 #include "irgl/support/parallel.h"
 #include "load_progress.h"
 
@@ -59,8 +60,7 @@ using KeptEdges = std::vector<std::vector<std::pair<VertexId, VertexId>>>;  // o
 
 // The edges each worker kept, as one edge list (the workers' lists are
 // released as they are copied).
-EdgeList join(const std::string& name, uint64_t vertices,
-              KeptEdges& kept) {
+EdgeList join(const std::string& name, uint64_t vertices, KeptEdges& kept) {
   EdgeList edges;
   edges.name = name;
   edges.num_vertices = vertices;
@@ -81,30 +81,6 @@ CsrGraph build_kept(EdgeList&& edges, const BuildOptions& build) {
   BuildOptions options = build;
   options.symmetrize = options.drop_self_loops = options.transpose = options.renumber = false;
   return build_csr(std::move(edges), options);
-}
-
-// The part's largest int32 weight and whether a weight is negative.
-std::pair<int64_t, bool> weight_extremes(const CsrGraph& graph) {
-  if (!graph.has_weights()) return {0, false};
-  std::vector<std::pair<int64_t, bool>> partial(host_threads(), {0, false});
-  parallel_chunks(0, graph.num_edges(), [&](uint64_t lo, uint64_t hi, unsigned worker) {
-    auto& [largest, negative] = partial[worker];
-    for (uint64_t e = lo; e < hi; ++e) {
-      if (graph.weight_type == WeightType::int32) {
-        const int32_t weight = graph.out_weight<int32_t>(e);
-        largest = std::max<int64_t>(largest, weight);
-        negative |= weight < 0;
-      } else {
-        negative |= graph.out_weight<float>(e) < 0;
-      }
-    }
-  });
-  std::pair<int64_t, bool> all{0, false};
-  for (const auto& [largest, negative] : partial) {
-    all.first = std::max(all.first, largest);
-    all.second = all.second || negative;
-  }
-  return all;
 }
 
 // The master blocks, balanced by the degrees before duplicates are dropped
@@ -149,9 +125,10 @@ void gather_totals(PartShare& share, const PartCollectives& collectives) {
   collectives.sum(degrees);
   share.view.out_degrees.assign(degrees.begin(), degrees.end());  // they fit (share_masters)
   for (const uint64_t degree : degrees) share.edges += degree;
-  const auto [largest, negative] = weight_extremes(part);
-  share.largest_weight = static_cast<int64_t>(collectives.max(static_cast<uint64_t>(largest)));
-  share.negative_weight = collectives.max(negative) != 0;
+  const WeightSummary weights = summarize_weights(part);
+  share.largest_weight =
+      static_cast<int64_t>(collectives.max(static_cast<uint64_t>(weights.largest)));
+  share.negative_weight = collectives.max(weights.first_negative != UINT64_MAX) != 0;
 }
 
 }  // namespace

@@ -1,11 +1,10 @@
 #include "requirements.h"
 
 #include <algorithm>
-#include <cstring>
 #include <vector>
 
+#include "irgl/graph/weight_summary.h"
 #include "irgl/support/error.h"
-#include "irgl/support/parallel.h"
 
 namespace irgl::lang {
 namespace {
@@ -22,38 +21,6 @@ const char* name_of(Input requirement) {
 bool requires_input(const ProgramDescription& description, Input requirement) {
   const auto& all = description.requirements;
   return std::find(all.begin(), all.end(), requirement) != all.end();
-}
-
-// The largest weight (as a signed 64-bit value) and the first negative one.
-struct WeightSummary {
-  int64_t largest = 0;
-  uint64_t first_negative = UINT64_MAX;  // an edge index
-};
-
-WeightSummary summarize_int_weights(const CsrGraph& graph) {
-  const unsigned chunks = parallel_chunk_count(0, graph.num_edges());
-  std::vector<WeightSummary> partial(chunks);
-  parallel_chunks(0, graph.num_edges(), [&](uint64_t lo, uint64_t hi, unsigned worker) {
-    WeightSummary& mine = partial[worker];
-    for (uint64_t e = lo; e < hi; ++e) {
-      int32_t weight;
-      std::memcpy(&weight, &graph.out_weights[e], sizeof weight);
-      mine.largest = std::max<int64_t>(mine.largest, weight);
-      if (weight < 0 && mine.first_negative == UINT64_MAX) mine.first_negative = e;
-    }
-  });
-  WeightSummary all;
-  for (const WeightSummary& part : partial) {
-    all.largest = std::max(all.largest, part.largest);
-    all.first_negative = std::min(all.first_negative, part.first_negative);
-  }
-  return all;
-}
-
-uint64_t first_negative_float(const CsrGraph& graph) {
-  for (uint64_t e = 0; e < graph.num_edges(); ++e)
-    if (graph.out_weight<float>(e) < 0) return e;
-  return UINT64_MAX;
 }
 
 std::string describe_edge(const CsrGraph& graph, uint64_t e) {
@@ -109,20 +76,16 @@ void check_requirements(const ProgramDescription& description, const CsrGraph& g
                         const std::string& source) {
   const bool nonnegative = requires_input(description, Input::nonnegative_weights);
   if (!graph.has_weights() || (!nonnegative && description.path_length_fields.empty())) return;
-  if (graph.weight_type == WeightType::float32) {
-    const uint64_t e = nonnegative ? first_negative_float(graph) : UINT64_MAX;
-    if (e != UINT64_MAX)
-      throw InputError::in(source, description.name + " requires non-negative edge weights; " +
-                                       describe_edge(graph, e) + " has weight " +
-                                       std::to_string(graph.out_weight<float>(e)));
-    return;  // float sums do not wrap
-  }
-  const WeightSummary weights = summarize_int_weights(graph);
-  if (nonnegative && weights.first_negative != UINT64_MAX)
+  const WeightSummary weights = summarize_weights(graph);
+  if (nonnegative && weights.first_negative != UINT64_MAX) {
+    const uint64_t e = weights.first_negative;
     throw InputError::in(source, description.name + " requires non-negative edge weights; " +
-                                     describe_edge(graph, weights.first_negative) +
-                                     " has weight " +
-                                     std::to_string(graph.out_weight<int32_t>(weights.first_negative)));
+                                     describe_edge(graph, e) + " has weight " +
+                                     (graph.weight_type == WeightType::float32
+                                          ? std::to_string(graph.out_weight<float>(e))
+                                          : std::to_string(graph.out_weight<int32_t>(e))));
+  }
+  if (graph.weight_type == WeightType::float32) return;  // float sums do not wrap
   uint64_t with_out_edges = 0;
   for (uint64_t v = 0; v < graph.num_vertices(); ++v)
     with_out_edges += graph.out_offsets[v + 1] > graph.out_offsets[v];
