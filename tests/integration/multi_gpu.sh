@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # The multi-GPU builds (<app>-cuda-parts) on 1 and 2 GPUs, and on 4 where
 # the machine has them, under every partition policy, and on the most GPUs
-# with each fixed frontier form: each answer must pass irgl-check. Exits 77
-# (skipped) without a GPU; with one, only the one-GPU runs. APPS and COUNTS
-# narrow the apps and GPU counts (default: all).
+# with each fixed frontier form: each answer must pass irgl-check (the
+# processes generate the graph and keep their parts). Then the processes
+# map a binary CSR and copy their parts, on the most GPUs: the cache entry
+# a one-GPU run wrote, and for bfs and pr a .csr input. Exits 77
+# (skipped) without a GPU; with one, only the one-GPU runs. APPS, COUNTS and
+# FORMS narrow the apps, GPU counts and frontier forms (default: all).
 #
 #   multi_gpu.sh SOURCE_DIR BIN_DIR GRAPH
 set -u
@@ -22,39 +25,63 @@ counts="1"
 counts=${COUNTS:-$counts}
 most=${counts##* }
 
-# run APP PROGRAM GPUS OPTIONS...: one launch, its answer checked.
+# run APP PROGRAM GPUS OPTIONS...: one launch on $input, its answer checked
+# (with the graph options $opts); with mapping set, its processes must have
+# mapped a binary CSR.
 run() {
   local app=$1 program=$2 n=$3
   shift 3
-  local out=$work/$app-$n-$(echo "$*" | tr -c 'A-Za-z0-9=\n' '_').out
-  if ! "$source_dir/tools/irgl-launch" -n "$n" "$program" "$graph" "$@" --output "$out" \
+  local out=$work/$app-$n${mapping:+-mapped}-$(echo "$input $*" | tr -c 'A-Za-z0-9=\n' '_').out
+  if ! "$source_dir/tools/irgl-launch" -n "$n" "$program" "$input" "$@" --output "$out" \
        > "$out.log" 2>&1; then
-    echo "FAILED $app on $n GPUs, $*: $(tail -1 "$out.log")"
+    echo "FAILED $app on $n GPUs, $input $*: $(tail -1 "$out.log")"
     failures=$((failures + 1))
-  elif ! "$bin/irgl-check" --algorithm "$app" $opts "$graph" "$out" > "$out.check" 2>&1; then
-    echo "WRONG $app on $n GPUs, $*: $(tail -1 "$out.check")"
+  elif ! "$bin/irgl-check" --algorithm "$app" $opts "$input" "$out" > "$out.check" 2>&1; then
+    echo "WRONG $app on $n GPUs, $input $*: $(tail -1 "$out.check")"
+    failures=$((failures + 1))
+  elif [ -n "${mapping:-}" ] && ! grep -q "maps .* and copies its part" "$out.log"; then
+    echo "FAILED $app on $n GPUs, $input $*: the processes did not map the file"
     failures=$((failures + 1))
   else
-    echo "PASS $app on $n GPUs, $*"
+    echo "PASS $app on $n GPUs, $input $*"
   fi
 }
 for app in ${APPS:-bfs sssp cc pr kcore}; do
   program=$bin/$app-cuda-parts
   [ "$app" = kcore ] && program=$bin/kcore-settle-cuda-parts
+  program_opts=""
   case $app in
     sssp) opts="--weights=hash:100" ;;
     cc) opts="--symmetrize" ;;
-    kcore) opts="--simple --k 3" ;;
+    kcore) opts="--simple"; program_opts="--k 3" ;;
     *) opts="" ;;
   esac
+  input=$graph
   for n in $counts; do
     for policy in oec iec cvc; do
-      run "$app" "$program" "$n" $opts --partition "$policy"
+      run "$app" "$program" "$n" $opts $program_opts --partition "$policy"
     done
   done
-  [ "$app" = pr ] && continue  # pr has no worklist
-  for form in sparse unique dense sweep; do
-    run "$app" "$program" "$most" $opts --partition cvc --frontier "$form"
-  done
+  if [ "$app" != pr ]; then  # pr has no worklist
+    for form in ${FORMS-sparse unique dense sweep}; do
+      run "$app" "$program" "$most" $opts $program_opts --partition cvc --frontier "$form"
+    done
+  fi
+  # A one-GPU run loads the whole graph and writes its cache entry, which
+  # the processes of the next map.
+  export IRGL_CACHE_DIR=$work/cache
+  run "$app" "$program" 1 $opts $program_opts --partition cvc
+  mapping=1 run "$app" "$program" "$most" $opts $program_opts --partition cvc
+  unset IRGL_CACHE_DIR
+  # A .csr input the program loads as it is (cc and kcore make theirs
+  # symmetric, which a load of a file does again).
+  [ "$app" = bfs ] || [ "$app" = pr ] || continue
+  input=$work/$app.csr
+  if ! "$bin/irgl-graph" convert --quiet --transpose $opts "$graph" "$input" > "$input.log" 2>&1; then
+    echo "FAILED converting $graph for $app: $(tail -1 "$input.log")"
+    failures=$((failures + 1))
+    continue
+  fi
+  mapping=1 run "$app" "$program" "$most" $program_opts --partition cvc
 done
 exit $((failures > 0))

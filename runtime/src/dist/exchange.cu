@@ -72,39 +72,70 @@ Exchange::Exchange(Comm& comm, const PartView& view)
 }
 
 Exchange::~Exchange() {
-  for (auto& [start, stop] : intervals_) {
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
+  for (const Interval& interval : intervals_) {
+    cudaEventDestroy(interval.start);
+    cudaEventDestroy(interval.stop);
   }
+  if (run_start_) cudaEventDestroy(run_start_);
 }
 
-Exchange::Timed::Timed(Exchange& exchange) : exchange_(exchange) {
+Exchange::Timed::Timed(Exchange& exchange, bool ends_superstep) : exchange_(exchange) {
   if (exchange.timing_depth_++ > 0) return;
   auto& intervals = exchange.intervals_;
   if (exchange.intervals_used_ == intervals.size()) {
-    cudaEvent_t start, stop;
-    IRGL_CUDA_CHECK(cudaEventCreate(&start));
-    IRGL_CUDA_CHECK(cudaEventCreate(&stop));
-    intervals.emplace_back(start, stop);
+    Interval interval{};
+    IRGL_CUDA_CHECK(cudaEventCreate(&interval.start));
+    IRGL_CUDA_CHECK(cudaEventCreate(&interval.stop));
+    intervals.push_back(interval);
   }
-  IRGL_CUDA_CHECK(cudaEventRecord(intervals[exchange.intervals_used_].first, 0));
+  Interval& interval = intervals[exchange.intervals_used_];
+  interval.ends_superstep = ends_superstep;
+  IRGL_CUDA_CHECK(cudaEventRecord(interval.start, 0));
 }
 
 Exchange::Timed::~Timed() {
   if (--exchange_.timing_depth_ > 0) return;
   // An exchange that threw still closes its interval.
-  if (cudaEventRecord(exchange_.intervals_[exchange_.intervals_used_].second, 0) == cudaSuccess)
+  if (cudaEventRecord(exchange_.intervals_[exchange_.intervals_used_].stop, 0) == cudaSuccess)
     ++exchange_.intervals_used_;
+}
+
+void Exchange::start_run() {
+  intervals_used_ = 0;
+  pending_pushes_.clear();
+  marked_.clear();
+  if (!run_start_) IRGL_CUDA_CHECK(cudaEventCreate(&run_start_));
+  IRGL_CUDA_CHECK(cudaEventRecord(run_start_, 0));
+}
+
+float Exchange::elapsed_ms(cudaEvent_t from, cudaEvent_t to) const {
+  float ms = 0;
+  IRGL_CUDA_CHECK(cudaEventElapsedTime(&ms, from, to));
+  return ms;
 }
 
 double Exchange::exchange_ms() const {
   double total = 0;
-  for (size_t i = 0; i < intervals_used_; ++i) {
-    float ms = 0;
-    IRGL_CUDA_CHECK(cudaEventElapsedTime(&ms, intervals_[i].first, intervals_[i].second));
-    total += ms;
-  }
+  for (size_t i = 0; i < intervals_used_; ++i)
+    total += elapsed_ms(intervals_[i].start, intervals_[i].stop);
   return total;
+}
+
+std::vector<Exchange::Superstep> Exchange::supersteps() const {
+  std::vector<Superstep> steps;
+  if (!run_start_) return steps;
+  cudaEvent_t begin = run_start_;
+  double exchange = 0;
+  for (size_t i = 0; i < intervals_used_; ++i) {
+    const Interval& interval = intervals_[i];
+    exchange += elapsed_ms(interval.start, interval.stop);
+    if (!interval.ends_superstep) continue;
+    const double span = elapsed_ms(begin, interval.stop);
+    steps.push_back({std::max(span - exchange, 0.0), exchange});
+    begin = interval.stop;
+    exchange = 0;
+  }
+  return steps;
 }
 
 void Exchange::start_total(const gpu::SparseQueueView& in) {
@@ -113,7 +144,7 @@ void Exchange::start_total(const gpu::SparseQueueView& in) {
   const auto* local = reinterpret_cast<const uint64_t*>(&in.counters->pushed);
   std::optional<Timed> timed;
   if (parts() > 1) {
-    timed.emplace(*this);
+    timed.emplace(*this, /*ends_superstep=*/true);
     comm_.all_reduce(local, total_.data(), 1, Combine::sum);
     local = total_.data();
   }
@@ -126,11 +157,7 @@ uint64_t Exchange::total() {
   return host_total_[0];
 }
 
-uint64_t Exchange::sum(uint64_t local) {
-  if (parts() == 1) return local;
-  const Timed timed(*this);
-  return comm_.all_reduce(local, Combine::sum);
-}
+uint64_t Exchange::sum(uint64_t local) { return all_reduce(local, Combine::sum); }
 
 dim3 Exchange::grid() const {
   const uint64_t entries = std::max(mirror_entries(), master_entries());

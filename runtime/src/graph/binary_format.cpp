@@ -20,6 +20,7 @@
 #include "irgl/graph/binary_format.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -235,17 +236,29 @@ uint64_t payload_checksum(const std::vector<Section>& sections) {
   return Xxh64::of(digests.data(), digests.size() * sizeof(uint64_t), length);
 }
 
+// One direction's arrays with their lengths (a graph's vectors or a mapped
+// file's sections).
+struct Lists {
+  ArrayView<uint64_t> offsets;
+  ArrayView<VertexId> neighbors;
+  ArrayView<uint32_t> weights;  // empty when unweighted
+};
+
+Lists lists_of(const Adjacency& adjacency, uint64_t vertices, uint64_t edges) {
+  return {{adjacency.offsets, vertices + 1},
+          {adjacency.neighbors, edges},
+          {adjacency.weight_words, adjacency.weight_words ? edges : 0}};
+}
+
 // Order-independent hash of the multiset of edges (u, v, weight word) that an
 // adjacency holds: (v, neighbor) pairs, or (neighbor, v) when `reversed`.
 // Compares edge sets (transpose, symmetry) in O(m) time without extra memory.
-uint64_t edge_multiset_hash(const std::vector<uint64_t>& offsets,
-                            const std::vector<VertexId>& neighbors,
-                            const std::vector<uint32_t>& weights, bool reversed) {
-  std::vector<uint64_t> sums(parallel_chunk_count(0, offsets.back()), 0);
-  parallel_for_edges(offsets, [&](uint64_t v, uint64_t e, unsigned worker) {
-    const uint64_t a = reversed ? neighbors[e] : v;
-    const uint64_t b = reversed ? v : neighbors[e];
-    const uint64_t w = weights.empty() ? 0 : weights[e];
+uint64_t edge_multiset_hash(const Lists& lists, bool reversed) {
+  std::vector<uint64_t> sums(parallel_chunk_count(0, lists.offsets.back()), 0);
+  parallel_for_edges(lists.offsets, [&](uint64_t v, uint64_t e, unsigned worker) {
+    const uint64_t a = reversed ? lists.neighbors[e] : v;
+    const uint64_t b = reversed ? v : lists.neighbors[e];
+    const uint64_t w = lists.weights.empty() ? 0 : lists.weights[e];
     sums[worker] += hashing::mix64((a << 32 | b) * hashing::kGolden + hashing::mix64(w));
   });
   uint64_t total = 0;
@@ -266,6 +279,11 @@ class FileDescriptor {
   FileDescriptor& operator=(const FileDescriptor&) = delete;
 
   int get() const { return fd_; }
+  int release() {
+    const int fd = fd_;
+    fd_ = -1;
+    return fd;
+  }
 
  private:
   int fd_;
@@ -432,8 +450,9 @@ const Section& find_section(const std::vector<Section>& sections, Array array) {
 // violation: offsets from 0 to m without decreasing, neighbor ids below n, and
 // with `sorted`, every list in increasing order.
 void check_adjacency(const std::string& path, const Section& offsets_section,
-                     const Section& neighbors_section, const std::vector<uint64_t>& offsets,
-                     const std::vector<VertexId>& neighbors, bool sorted) {
+                     const Section& neighbors_section, const Lists& lists, bool sorted) {
+  const ArrayView<uint64_t>& offsets = lists.offsets;
+  const ArrayView<VertexId>& neighbors = lists.neighbors;
   const uint64_t n = offsets.size() - 1;
   const uint64_t m = neighbors.size();
   const char* offsets_name = name_of(offsets_section.array);
@@ -468,7 +487,7 @@ void check_adjacency(const std::string& path, const Section& offsets_section,
 // Float weights must be numbers, as every text reader requires: a NaN or an
 // infinity makes every sum and comparison of a program meaningless.
 void check_finite(const std::string& path, const Section& section,
-                  const std::vector<uint32_t>& weights) {
+                  const ArrayView<uint32_t>& weights) {
   const uint64_t e = find_first(0, weights.size(), [&](uint64_t i) {
     float value;
     std::memcpy(&value, &weights[i], sizeof value);
@@ -484,36 +503,124 @@ void check_finite(const std::string& path, const Section& section,
 
 // Everything CsrGraph::validate() checks (which works serially and names no
 // byte), then what the flags promise.
-void check_structure(const std::string& path, const CsrGraph& graph,
+void check_structure(const std::string& path, const GraphArrays& graph,
+                     const ArrayView<VertexId>& original_ids,
                      const std::vector<Section>& sections) {
+  const Lists out = lists_of(graph.out, graph.vertices, graph.edges);
+  const Lists in = graph.has_transpose() ? lists_of(graph.in, graph.vertices, graph.edges) : Lists{};
   if (graph.weight_type == WeightType::float32) {
-    check_finite(path, find_section(sections, Array::out_weights), graph.out_weights);
+    check_finite(path, find_section(sections, Array::out_weights), out.weights);
     if (graph.has_transpose())
-      check_finite(path, find_section(sections, Array::in_weights), graph.in_weights);
+      check_finite(path, find_section(sections, Array::in_weights), in.weights);
   }
   check_adjacency(path, find_section(sections, Array::out_offsets),
-                  find_section(sections, Array::out_targets), graph.out_offsets, graph.out_targets,
-                  graph.sorted);
-  const uint64_t out_hash =
-      edge_multiset_hash(graph.out_offsets, graph.out_targets, graph.out_weights, false);
+                  find_section(sections, Array::out_targets), out, graph.sorted);
+  const uint64_t out_hash = edge_multiset_hash(out, false);
   if (graph.has_transpose()) {
     const Section& in_offsets = find_section(sections, Array::in_offsets);
-    check_adjacency(path, in_offsets, find_section(sections, Array::in_sources), graph.in_offsets,
-                    graph.in_sources, false);
-    if (edge_multiset_hash(graph.in_offsets, graph.in_sources, graph.in_weights, true) != out_hash)
+    check_adjacency(path, in_offsets, find_section(sections, Array::in_sources), in, false);
+    if (edge_multiset_hash(in, true) != out_hash)
       fail_at(path, in_offsets.offset, "the in-edges are not the transpose of the out-edges");
   }
-  if (graph.symmetric &&
-      edge_multiset_hash(graph.out_offsets, graph.out_targets, graph.out_weights, true) != out_hash)
+  if (graph.symmetric && edge_multiset_hash(out, true) != out_hash)
     fail_at(path, kFlagsAt, "the symmetric flag is set, but some edge lacks its reverse");
-  if (graph.renumbered()) {
-    const std::vector<VertexId>& ids = graph.original_ids;
+  if (!original_ids.empty()) {
+    const ArrayView<VertexId>& ids = original_ids;
     const uint64_t v = find_first(1, ids.size(), [&](uint64_t i) { return ids[i] <= ids[i - 1]; });
     if (v < ids.size())
       fail_at(path, find_section(sections, Array::original_ids).offset + 4 * v,
               "the original vertex ids do not increase at vertex " + std::to_string(v) + " (" +
                   std::to_string(ids[v]) + " after " + std::to_string(ids[v - 1]) + ")");
   }
+}
+
+// Opens `path` for reading; InputError unless it is a file that opens.
+int open_for_reading(const std::string& path, uint64_t& file_size) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw InputError::in(path, std::string("cannot open: ") + std::strerror(errno));
+  FileDescriptor closes_on_error(fd);
+  struct stat info;
+  if (::fstat(fd, &info) != 0)
+    throw InputError::in(path, std::string("cannot open: ") + std::strerror(errno));
+  if (S_ISDIR(info.st_mode)) throw InputError::in(path, "is a directory, not a graph file");
+  file_size = static_cast<uint64_t>(info.st_size);
+  return closes_on_error.release();
+}
+
+// What a checked header says and where its sections lie.
+struct Contents {
+  Shape shape;
+  std::vector<Section> sections;
+  uint32_t flags = 0;
+  WeightType weight_type = WeightType::none;
+  uint64_t checksum = 0, origin = 0;
+};
+
+Contents check_contents(const std::string& path, const HeaderBytes& header, uint64_t file_size) {
+  Contents contents;
+  contents.shape = check_header(path, header.data(), file_size);
+  contents.sections = layout(contents.shape);
+  check_file_size(path, contents.shape, contents.sections, file_size);
+  contents.flags = load<uint32_t>(header.data(), kFlagsAt);
+  contents.weight_type = static_cast<WeightType>(load<uint32_t>(header.data(), kWeightTypeAt));
+  contents.checksum = load<uint64_t>(header.data(), kChecksumAt);
+  contents.origin = load<uint64_t>(header.data(), kOriginAt);
+  return contents;
+}
+
+// The checksum, padding and structure of sections whose data are in place.
+void check_payload(const std::string& path, const Contents& contents, const GraphArrays& graph,
+                   const ArrayView<VertexId>& original_ids) {
+  const uint64_t payload_bytes = contents.sections.back().end() - kHeaderBytes;
+  std::optional<progress::Phase> phase;
+  phase.emplace("verifying the checksum", payload_bytes);
+  const uint64_t computed = payload_checksum(contents.sections);
+  if (contents.checksum != computed)
+    fail_at(path, kHeaderBytes,
+            "checksum mismatch (stored " + hex(contents.checksum) + ", computed " + hex(computed) +
+                "): the data after the header is damaged");
+  check_padding(path, contents.sections);
+  phase.emplace("checking the CSR", 0);
+  check_structure(path, graph, original_ids, contents.sections);
+}
+
+// The checked arrays of a file mapped at `bytes`.
+GraphArrays mapped_arrays(const std::string& path, const unsigned char* bytes, uint64_t file_size,
+                          uint64_t& origin) {
+  HeaderBytes header{};
+  if (file_size > 0) std::memcpy(header.data(), bytes, std::min(file_size, kHeaderBytes));
+  Contents contents = check_contents(path, header, file_size);
+  for (Section& section : contents.sections) {
+    section.data = bytes + section.offset;
+    std::memcpy(section.padding, bytes + section.data_end(), section.end() - section.data_end());
+  }
+  auto data = [&](Array array) {
+    return reinterpret_cast<const void*>(find_section(contents.sections, array).data);
+  };
+  const Shape& shape = contents.shape;
+  GraphArrays arrays;
+  arrays.name = path;
+  arrays.vertices = shape.vertices;
+  arrays.edges = shape.edges;
+  arrays.weight_type = contents.weight_type;
+  arrays.symmetric = contents.flags & kFlagSymmetric;
+  arrays.sorted = contents.flags & kFlagSorted;
+  arrays.renumbered = shape.original_ids;
+  arrays.out = {static_cast<const uint64_t*>(data(Array::out_offsets)),
+                 static_cast<const VertexId*>(data(Array::out_targets)),
+                 shape.weighted ? static_cast<const uint32_t*>(data(Array::out_weights)) : nullptr};
+  if (shape.transpose)
+    arrays.in = {static_cast<const uint64_t*>(data(Array::in_offsets)),
+                  static_cast<const VertexId*>(data(Array::in_sources)),
+                  shape.weighted ? static_cast<const uint32_t*>(data(Array::in_weights)) : nullptr};
+  const ArrayView<VertexId> original_ids =
+      shape.original_ids
+          ? ArrayView<VertexId>(static_cast<const VertexId*>(data(Array::original_ids)),
+                                shape.vertices)
+          : ArrayView<VertexId>();
+  check_payload(path, contents, arrays, original_ids);
+  origin = contents.origin;
+  return arrays;
 }
 
 // The shape of an in-memory graph; throws std::logic_error when its arrays
@@ -607,48 +714,52 @@ void write_irgl_binary(const std::string& path, const CsrGraph& graph, bool over
 }
 
 CsrGraph read_irgl_binary(const std::string& path, uint64_t* origin) {
-  FileDescriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (file.get() < 0)
-    throw InputError::in(path, std::string("cannot open: ") + std::strerror(errno));
-  struct stat info;
-  if (::fstat(file.get(), &info) != 0)
-    throw InputError::in(path, std::string("cannot open: ") + std::strerror(errno));
-  if (S_ISDIR(info.st_mode)) throw InputError::in(path, "is a directory, not a graph file");
-  const auto file_size = static_cast<uint64_t>(info.st_size);
-
+  uint64_t file_size = 0;
+  FileDescriptor file(open_for_reading(path, file_size));
   HeaderBytes header{};
   const int status =
       transfer_serial(file.get(), header.data(), std::min(file_size, kHeaderBytes), 0, false);
   if (status != 0) fail_at(path, 0, describe_read_failure(status));
-  const Shape shape = check_header(path, header.data(), file_size);
-  std::vector<Section> sections = layout(shape);
-  check_file_size(path, shape, sections, file_size);
+  Contents contents = check_contents(path, header, file_size);
 
   CsrGraph graph;
-  const auto flags = load<uint32_t>(header.data(), kFlagsAt);
   graph.name = path;
-  if (origin) *origin = load<uint64_t>(header.data(), kOriginAt);
-  graph.weight_type = static_cast<WeightType>(load<uint32_t>(header.data(), kWeightTypeAt));
-  graph.symmetric = flags & kFlagSymmetric;
-  graph.sorted = flags & kFlagSorted;
-  allocate(graph, shape);
+  if (origin) *origin = contents.origin;
+  graph.weight_type = contents.weight_type;
+  graph.symmetric = contents.flags & kFlagSymmetric;
+  graph.sorted = contents.flags & kFlagSorted;
+  allocate(graph, contents.shape);
   {
     const progress::Phase phase("reading", file_size);
-    read_sections(path, file.get(), sections, graph);
+    read_sections(path, file.get(), contents.sections, graph);
   }
-
-  std::optional<progress::Phase> phase;
-  phase.emplace("verifying the checksum", file_size - kHeaderBytes);
-  const auto stored = load<uint64_t>(header.data(), kChecksumAt);
-  const uint64_t computed = payload_checksum(sections);
-  if (stored != computed)
-    fail_at(path, kHeaderBytes,
-            "checksum mismatch (stored " + hex(stored) + ", computed " + hex(computed) +
-                "): the data after the header is damaged");
-  check_padding(path, sections);
-  phase.emplace("checking the CSR", 0);
-  check_structure(path, graph, sections);
+  check_payload(path, contents, arrays_of(graph), graph.original_ids);
   return graph;
+}
+
+MappedCsrFile::MappedCsrFile(const std::string& path) {
+  uint64_t file_size = 0;
+  const FileDescriptor file(open_for_reading(path, file_size));
+  if (file_size > 0) {
+    void* map = ::mmap(nullptr, file_size, PROT_READ, MAP_SHARED, file.get(), 0);
+    if (map == MAP_FAILED)
+      throw InputError::in(path, std::string("cannot map: ") + std::strerror(errno));
+    map_ = map;
+    bytes_ = file_size;
+  }
+  try {
+    arrays_ = mapped_arrays(path, static_cast<const unsigned char*>(map_), file_size, origin_);
+  } catch (...) {
+    unmap();
+    throw;
+  }
+}
+
+MappedCsrFile::~MappedCsrFile() { unmap(); }
+
+void MappedCsrFile::unmap() {
+  if (map_) ::munmap(map_, bytes_);
+  map_ = nullptr;
 }
 
 }  // namespace irgl

@@ -291,14 +291,18 @@ CsrGraph build_csr(EdgeList&& edges, const BuildOptions& options) {
   return graph;
 }
 
-CsrGraph rebuild(CsrGraph&& graph, const BuildOptions& options) {
+bool rebuild_keeps(WeightType weight_type, bool sorted, const BuildOptions& options) {
   const bool weights_unchanged = options.weights.source == WeightRule::Source::file &&
                                  (options.weights.convert_to == WeightType::none ||
-                                  options.weights.convert_to == graph.weight_type);
+                                  options.weights.convert_to == weight_type);
   const bool structure_unchanged = !options.symmetrize && !options.drop_self_loops &&
                                    !options.drop_duplicates && !options.renumber &&
-                                   (graph.sorted || !options.sort_adjacency);
-  if (weights_unchanged && structure_unchanged) {
+                                   (sorted || !options.sort_adjacency);
+  return weights_unchanged && structure_unchanged;
+}
+
+CsrGraph rebuild(CsrGraph&& graph, const BuildOptions& options) {
+  if (rebuild_keeps(graph.weight_type, graph.sorted, options)) {
     if (options.transpose && !graph.has_transpose()) graph.build_transpose();
     if (!options.transpose && graph.has_transpose()) graph.drop_transpose();
     return std::move(graph);

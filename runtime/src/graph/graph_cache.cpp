@@ -140,6 +140,20 @@ std::optional<CsrGraph> read_cached_graph(const std::string& cache_path) {
   return std::nullopt;
 }
 
+std::unique_ptr<MappedCsrFile> map_cached_graph(const std::string& cache_path) {
+  struct stat info;
+  if (::stat(cache_path.c_str(), &info) != 0) return nullptr;
+  try {
+    auto file = std::make_unique<MappedCsrFile>(cache_path);
+    if (file->origin() == origin_of(cache_path)) return file;
+    warn("not using a cache file that is not the entry its name says (copied over or renamed): " +
+         cache_path);
+  } catch (const InputError& error) {
+    warn(std::string("not using a damaged cache file (") + error.what() + ")");
+  }
+  return nullptr;
+}
+
 void write_cached_graph(const std::string& cache_path, const CsrGraph& graph) {
   try {
     write_irgl_binary(cache_path, graph, /*overwrite=*/true, origin_of(cache_path));

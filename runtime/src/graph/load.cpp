@@ -147,4 +147,29 @@ CsrGraph load_graph(const std::string& source, const LoadOptions& options) {
   return graph;
 }
 
+std::unique_ptr<MappedCsrFile> map_loaded_graph(const std::string& source,
+                                                const LoadOptions& options) {
+  if (options.build.renumber || options.edge_list_header) return nullptr;
+  const bool spec = is_generator_spec(source);
+  GraphFormat format = options.format;
+  if (!spec) {
+    struct stat info;
+    if (stat(source.c_str(), &info) != 0 || S_ISDIR(info.st_mode)) return nullptr;
+    if (format == GraphFormat::automatic) format = detect_format(source);
+  }
+  const progress::Report report(source, options.show_progress);
+  std::unique_ptr<MappedCsrFile> file;
+  if (!spec && format == GraphFormat::irgl_binary) {
+    file = std::make_unique<MappedCsrFile>(source);
+    const GraphArrays& graph = file->arrays();
+    if (graph.renumbered || !rebuild_keeps(graph.weight_type, graph.sorted, options.build))
+      return nullptr;
+  } else if (!options.cache_dir.empty()) {
+    const std::string cached = cache_path_for(source, format, options.build, options.cache_dir);
+    if (!cached.empty()) file = map_cached_graph(cached);
+  }
+  if (file && options.build.transpose && !file->arrays().has_transpose()) return nullptr;
+  return file;
+}
+
 }  // namespace irgl

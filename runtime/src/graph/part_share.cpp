@@ -1,4 +1,5 @@
-// A multi-GPU part built from a generator's edges (irgl/graph/part_share.h).
+// A multi-GPU part built from a generator's edges or a mapped file
+// (irgl/graph/part_share.h).
 #include "irgl/graph/part_share.h"
 
 #include <algorithm>
@@ -115,6 +116,14 @@ std::pair<KeptEdges, KeptEdges> keep_part_edges(const EdgeGenerator& generator,
   return {std::move(out), std::move(in)};
 }
 
+// The whole graph's weight extremes, from every part's.
+void gather_weight_extremes(PartShare& share, const PartCollectives& collectives) {
+  const WeightSummary weights = summarize_weights(share.view.graph);
+  share.largest_weight =
+      static_cast<int64_t>(collectives.max(static_cast<uint64_t>(weights.largest)));
+  share.negative_weight = collectives.max(weights.first_negative != UINT64_MAX) != 0;
+}
+
 // The whole graph's degrees (each edge lives in one part), edge count and
 // weight extremes, from every part's.
 void gather_totals(PartShare& share, const PartCollectives& collectives) {
@@ -125,10 +134,7 @@ void gather_totals(PartShare& share, const PartCollectives& collectives) {
   collectives.sum(degrees);
   share.view.out_degrees.assign(degrees.begin(), degrees.end());  // they fit (share_masters)
   for (const uint64_t degree : degrees) share.edges += degree;
-  const WeightSummary weights = summarize_weights(part);
-  share.largest_weight =
-      static_cast<int64_t>(collectives.max(static_cast<uint64_t>(weights.largest)));
-  share.negative_weight = collectives.max(weights.first_negative != UINT64_MAX) != 0;
+  gather_weight_extremes(share, collectives);
 }
 
 }  // namespace
@@ -157,6 +163,18 @@ PartShare build_part_share(const EdgeGenerator& generator, const std::string& na
   }
   gather_totals(share, collectives);
   list_mirrors(share.view, masters);
+  return share;
+}
+
+PartShare part_share_of(const GraphArrays& graph, const PartViewOptions& options,
+                        const PartCollectives& collectives) {
+  if (graph.renumbered) throw std::logic_error("part_share_of: a renumbered graph");
+  PartViewOptions with_degrees = options;
+  with_degrees.global_degrees = true;
+  PartShare share;
+  share.view = build_part_view(graph, with_degrees);
+  share.edges = graph.edges;
+  gather_weight_extremes(share, collectives);
   return share;
 }
 

@@ -18,10 +18,10 @@ void prefix_sum(std::vector<uint64_t>& offsets) {
 }
 
 // The out-edges whose part is options.part, over all vertices.
-void build_out_edges(const CsrGraph& graph, const PartViewOptions& options,
+void build_out_edges(const GraphArrays& graph, const PartViewOptions& options,
                      const MasterBlocks& masters, const PartGrid& grid, CsrGraph& part) {
-  const Adjacency out = graph.out();
-  const uint64_t n = graph.num_vertices();
+  const Adjacency& out = graph.out;
+  const uint64_t n = graph.vertices;
   auto here = [&](VertexId u, uint64_t e) {
     return edge_part(options.policy, masters, grid, u, out.neighbors[e]) == options.part;
   };
@@ -46,9 +46,10 @@ void build_out_edges(const CsrGraph& graph, const PartViewOptions& options,
 }
 
 // Every in-edge of the masters [first, end), none of other vertices.
-void build_master_in_edges(const CsrGraph& graph, VertexId first, VertexId end, CsrGraph& part) {
-  const Adjacency in = graph.in();
-  const uint64_t n = graph.num_vertices();
+void build_master_in_edges(const GraphArrays& graph, VertexId first, VertexId end,
+                           CsrGraph& part) {
+  const Adjacency& in = graph.in;
+  const uint64_t n = graph.vertices;
   part.in_offsets.assign(n + 1, 0);
   for (uint64_t v = first; v < end; ++v) part.in_offsets[v + 1] = in.degree(v);
   prefix_sum(part.in_offsets);
@@ -120,7 +121,11 @@ uint64_t PartView::mirror_count() const {
 }
 
 PartView build_part_view(const CsrGraph& graph, const PartViewOptions& options) {
-  const uint64_t n = graph.num_vertices();
+  return build_part_view(arrays_of(graph), options);
+}
+
+PartView build_part_view(const GraphArrays& graph, const PartViewOptions& options) {
+  const uint64_t n = graph.vertices;
   check_part_options(options, n);
   if (options.in_edges && !graph.has_transpose())
     throw std::logic_error("build_part_view: in-edges asked for, but the graph has no transpose");
@@ -137,7 +142,8 @@ PartView build_part_view(const CsrGraph& graph, const PartViewOptions& options) 
   if (options.global_degrees) {
     view.out_degrees.resize(n);
     for (uint64_t v = 0; v < n; ++v)
-      view.out_degrees[v] = checked_degree(graph.name, v, graph.out_degree(static_cast<VertexId>(v)));
+      view.out_degrees[v] =
+          checked_degree(graph.name, v, graph.out_degree(static_cast<VertexId>(v)));
   }
 
   list_mirrors(view, masters);

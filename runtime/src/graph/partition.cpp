@@ -183,9 +183,12 @@ MasterBlocks blocks_by_weight(uint64_t n, uint64_t edges, Degree degree, unsigne
 }  // namespace
 
 MasterBlocks balanced_master_blocks(const CsrGraph& graph, unsigned parts) {
+  return balanced_master_blocks(arrays_of(graph), parts);
+}
+
+MasterBlocks balanced_master_blocks(const GraphArrays& graph, unsigned parts) {
   return blocks_by_weight(
-      graph.num_vertices(), graph.num_edges(), [&](VertexId v) { return graph.out_degree(v); },
-      parts);
+      graph.vertices, graph.edges, [&](VertexId v) { return graph.out_degree(v); }, parts);
 }
 
 MasterBlocks balanced_master_blocks(const std::vector<uint64_t>& out_degrees, unsigned parts) {

@@ -1,12 +1,16 @@
 // The target of irglc's multi-GPU programs (irgl/lang/cuda_parts.cuh).
 #include "irgl/lang/cuda_parts.cuh"
 
+#include <algorithm>
 #include <cstdlib>
+#include <iomanip>
 #include <iostream>
 #include <sstream>
 
 #include "irgl/gpu/device_info.h"
+#include "irgl/graph/binary_format.h"
 #include "irgl/graph/generators.h"
+#include "irgl/graph/load.h"
 #include "irgl/support/error.h"
 
 namespace irgl::lang {
@@ -77,12 +81,20 @@ void PartsTarget::prepare(const CsrGraph& graph) {
 
 std::optional<GraphTotals> PartsTarget::load_share(const std::string& source,
                                                    const LoadOptions& options) {
-  // The whole load refuses what a share would ignore (--header on a spec).
-  if (!is_generator_spec(source) || options.build.renumber || options.edge_list_header)
-    return std::nullopt;
+  // The whole load refuses what a share would ignore (--header on a spec)
+  // and keeps the original ids of --renumber.
+  if (options.build.renumber || options.edge_list_header) return std::nullopt;
   join();
+  LoadOptions first_reports = options;
+  first_reports.show_progress = options.show_progress && comm_->rank() == 0;
+  const std::unique_ptr<MappedCsrFile> file = map_loaded_graph(source, first_reports);
+  // The processes decide from the same files, and agree before the share's
+  // collectives (a cache entry written meanwhile could split them).
+  const bool mapped = comm_->all_reduce(uint64_t(file ? 0 : 1), dist::Combine::max) == 0;
+  // One process holds the whole graph anyway: the whole load reads and
+  // writes the cache.
+  if (!mapped && (!is_generator_spec(source) || comm_->size() == 1)) return std::nullopt;
   check_policy();
-  std::cout << "load: each GPU's process generates the graph and keeps its part's edges\n";
   const PartCollectives collectives{
       [this](std::vector<uint64_t>& values) {
         gpu::DeviceBuffer<uint64_t> sums(values);
@@ -90,9 +102,18 @@ std::optional<GraphTotals> PartsTarget::load_share(const std::string& source,
         values = sums.download();
       },
       [this](uint64_t value) { return comm_->all_reduce(value, dist::Combine::max); }};
-  share_ = std::make_unique<PartShare>(
-      build_part_share(*edge_generator_from_spec(source), source, options.build, part_options(),
-                       collectives, options.show_progress && comm_->rank() == 0));
+  if (mapped) {
+    std::cout << "load: each GPU's process maps " << file->arrays().name
+              << " and copies its part's edges\n";
+    GraphArrays whole = file->arrays();
+    whole.name = source;
+    share_ = std::make_unique<PartShare>(part_share_of(whole, part_options(), collectives));
+  } else {
+    std::cout << "load: each GPU's process generates the graph and keeps its part's edges\n";
+    share_ = std::make_unique<PartShare>(
+        build_part_share(*edge_generator_from_spec(source), source, options.build, part_options(),
+                         collectives, first_reports.show_progress));
+  }
   return GraphTotals{share_->view.graph.num_vertices(), share_->edges,
                      share_->view.graph.weight_type, share_->largest_weight,
                      share_->negative_weight, share_->view.out_degrees};
@@ -124,6 +145,7 @@ double PartsTarget::run() {
   const double ms = CudaTarget::run();  // synchronises the GPU
   last_run_ms_ = ms;
   last_exchange_ms_ = exchange_->exchange_ms();
+  last_supersteps_ = exchange_->supersteps();
   comm_->barrier();
   return ms;
 }
@@ -153,6 +175,13 @@ std::string PartsTarget::run_summary() const {
        << exchange_->bytes_sent() << " bytes sent in all runs; exchanges "
        << exchange_->exchanges() << ", " << last_exchange_ms_ << " ms of the run's "
        << last_run_ms_ << " ms";
+  // Paper 001's split per round: each superstep's computation/exchange ms.
+  constexpr size_t kListed = 500;
+  line << "\nsupersteps: " << last_supersteps_.size() << ", computation/exchange ms:";
+  line << std::setprecision(3);
+  for (size_t i = 0; i < std::min(kListed, last_supersteps_.size()); ++i)
+    line << ' ' << last_supersteps_[i].computation_ms << '/' << last_supersteps_[i].exchange_ms;
+  if (last_supersteps_.size() > kListed) line << " ...";
   return summary + (summary.empty() ? "" : "\n") + line.str();
 }
 

@@ -422,7 +422,8 @@ int run_program(int argc, char** argv, const ProgramDescription& description,
         std::cout << option.apply(values[option.name].as<std::string>()) << "\n";
 
     // A program without a graph runs on an empty one, which it never sees.
-    // A multi-GPU process loads only its share of a generated graph.
+    // A multi-GPU process loads only its share of a binary CSR or a
+    // generated graph.
     const auto load_start = std::chrono::steady_clock::now();
     CsrGraph whole;
     std::optional<GraphTotals> share;

@@ -117,6 +117,65 @@ CsrGraph write_and_read(const CsrGraph& graph) {
   return read;
 }
 
+// The arrays of a mapped file are the file's graph.
+void expect_mapped_as_read(const CsrGraph& graph) {
+  ScratchDir dir;
+  const std::string path = dir.file("g.csr");
+  write_irgl_binary(path, graph, /*overwrite=*/true, /*origin=*/77);
+  const CsrGraph read = read_irgl_binary(path);
+  const MappedCsrFile mapped(path);
+  const GraphArrays& arrays = mapped.arrays();
+  EXPECT_EQ(arrays.name, path);
+  EXPECT_EQ(mapped.origin(), 77u);
+  EXPECT_EQ(arrays.vertices, read.num_vertices());
+  EXPECT_EQ(arrays.edges, read.num_edges());
+  EXPECT_EQ(arrays.weight_type, read.weight_type);
+  EXPECT_EQ(arrays.symmetric, read.symmetric);
+  EXPECT_EQ(arrays.sorted, read.sorted);
+  EXPECT_EQ(arrays.renumbered, read.renumbered());
+  EXPECT_EQ(arrays.has_transpose(), read.has_transpose());
+  const uint64_t n = read.num_vertices(), m = read.num_edges();
+  auto same = [](const auto* items, const auto& vector) {
+    return std::equal(vector.begin(), vector.end(), items);
+  };
+  EXPECT_TRUE(same(arrays.out.offsets, read.out_offsets));
+  EXPECT_TRUE(same(arrays.out.neighbors, read.out_targets));
+  EXPECT_EQ(arrays.out.weight_words != nullptr, read.has_weights());
+  if (read.has_weights()) {
+    EXPECT_TRUE(same(arrays.out.weight_words, read.out_weights));
+  }
+  if (read.has_transpose()) {
+    EXPECT_TRUE(same(arrays.in.offsets, read.in_offsets));
+    EXPECT_TRUE(same(arrays.in.neighbors, read.in_sources));
+    if (read.has_weights()) {
+      EXPECT_TRUE(same(arrays.in.weight_words, read.in_weights));
+    }
+  }
+  EXPECT_EQ(read.out_offsets.size(), n + 1);
+  EXPECT_EQ(read.out_targets.size(), m);
+}
+
+TEST(MappedCsrFile, HoldsWhatReadingGives) {
+  expect_mapped_as_read(sample_graph(false));
+  expect_mapped_as_read(sample_graph(true));
+  CsrGraph empty;
+  expect_mapped_as_read(empty);
+  BuildOptions symmetric;
+  symmetric.symmetrize = true;
+  expect_mapped_as_read(build_csr(testing::edge_list(4, {{0, 1}, {1, 2}, {3, 3}}), symmetric));
+  CsrGraph renumbered = sample_graph(false);
+  renumbered.original_ids = {2, 4, 6, 8, 10};
+  expect_mapped_as_read(renumbered);
+}
+
+TEST(MappedCsrFile, ReportsMissingFilesAndDirectories) {
+  ScratchDir dir;
+  EXPECT_EQ(testing::input_error_of([&] { MappedCsrFile mapped(dir.file("none.csr")); }),
+            testing::input_error_of([&] { read_irgl_binary(dir.file("none.csr")); }));
+  EXPECT_EQ(testing::input_error_of([&] { MappedCsrFile mapped(dir.path()); }),
+            testing::input_error_of([&] { read_irgl_binary(dir.path()); }));
+}
+
 TEST(BinaryFormat, RoundTripsWeightedGraphsWithAndWithoutTranspose) {
   for (bool transpose : {false, true}) {
     const CsrGraph graph = sample_graph(transpose);
@@ -286,10 +345,12 @@ class DamagedFile : public ::testing::Test {
     ASSERT_EQ(file_.size(), 288u);
   }
 
-  // The reader's message for `file`, without the "path: " prefix.
+  // The reader's message for `file`, without the "path: " prefix; the
+  // mapping reader must say the same.
   std::string error_for(const std::string& file) {
     testing::write_file(path_, file);
     const std::string message = testing::input_error_of([&] { read_irgl_binary(path_); });
+    EXPECT_EQ(testing::input_error_of([&] { MappedCsrFile mapped(path_); }), message);
     EXPECT_EQ(message.rfind(path_ + ": ", 0), 0u) << message;
     return message.substr(std::min(message.size(), path_.size() + 2));
   }

@@ -155,6 +155,89 @@ TEST(CachedGraph, DamagedEntryIsReportedAndRemoved) {
   EXPECT_FALSE(testing::exists(path));
 }
 
+TEST(MappedCachedGraph, MapsAnEntryAndIsNullWithoutOne) {
+  ScratchDir dir;
+  const std::string path = dir.file("entry.csr");
+  EXPECT_EQ(map_cached_graph(path), nullptr);
+  const CsrGraph graph = build_csr(testing::edge_list(3, {{0, 1}, {2, 1}}), {});
+  write_cached_graph(path, graph);
+  const std::unique_ptr<MappedCsrFile> mapped = map_cached_graph(path);
+  ASSERT_NE(mapped, nullptr);
+  EXPECT_EQ(mapped->arrays().edges, 2u);
+  EXPECT_EQ(mapped->arrays().out.neighbors[1], 1u);
+}
+
+// Other processes may map the same entry: a bad one is skipped, not removed.
+TEST(MappedCachedGraph, DamagedOrForeignEntriesAreSkippedAndKept) {
+  ScratchDir dir;
+  const std::string path = dir.file("entry.csr");
+  const CsrGraph graph = build_csr(testing::edge_list(3, {{0, 1}, {2, 1}}), {});
+  write_cached_graph(path, graph);
+  std::string bytes = testing::read_file(path);
+  bytes.back() ^= 1;
+  testing::write_file(path, bytes);
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(map_cached_graph(path), nullptr);
+  std::string warning = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(warning.rfind("irgl: warning: not using a damaged cache file (" + path +
+                              ": byte 64: error: checksum mismatch",
+                          0),
+            0u)
+      << warning;
+  EXPECT_TRUE(testing::exists(path));
+
+  write_irgl_binary(path, graph, /*overwrite=*/true);  // origin 0: not written by the cache
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(map_cached_graph(path), nullptr);
+  warning = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(warning, "irgl: warning: not using a cache file that is not the entry its name says "
+                     "(copied over or renamed): " + path + "\n");
+  EXPECT_TRUE(testing::exists(path));
+}
+
+TEST(MapLoadedGraph, MapsTheCacheEntryOnceALoadWroteIt) {
+  ScratchDir dir;
+  LoadOptions options = cached_in(dir);
+  options.build.transpose = true;
+  EXPECT_EQ(map_loaded_graph(kSpec, options), nullptr);
+  const CsrGraph loaded = load_graph(kSpec, options);
+  const std::unique_ptr<MappedCsrFile> mapped = map_loaded_graph(kSpec, options);
+  ASSERT_NE(mapped, nullptr);
+  EXPECT_EQ(mapped->arrays().edges, loaded.num_edges());
+  EXPECT_TRUE(mapped->arrays().has_transpose());
+  EXPECT_TRUE(std::equal(loaded.out_targets.begin(), loaded.out_targets.end(),
+                         mapped->arrays().out.neighbors));
+  options.build.symmetrize = true;  // another entry
+  EXPECT_EQ(map_loaded_graph(kSpec, options), nullptr);
+  options.build.symmetrize = false;
+  options.cache_dir.clear();
+  EXPECT_EQ(map_loaded_graph(kSpec, options), nullptr);
+}
+
+TEST(MapLoadedGraph, MapsACsrSourceThatTheOptionsLeaveAsItIs) {
+  ScratchDir dir;
+  const std::string path = dir.file("g.csr");
+  write_irgl_binary(path, build_csr(testing::edge_list(4, {{0, 1}, {1, 2}, {3, 0}}), {}), true);
+  LoadOptions options;
+  options.show_progress = false;
+  EXPECT_NE(map_loaded_graph(path, options), nullptr);
+  options.format = GraphFormat::irgl_binary;
+  EXPECT_NE(map_loaded_graph(path, options), nullptr);
+  LoadOptions in_edges = options;
+  in_edges.build.transpose = true;  // the file has none: the whole load builds it
+  EXPECT_EQ(map_loaded_graph(path, in_edges), nullptr);
+  LoadOptions symmetric = options;
+  symmetric.build.symmetrize = true;
+  EXPECT_EQ(map_loaded_graph(path, symmetric), nullptr);
+  LoadOptions renumbered = options;
+  renumbered.build.renumber = true;
+  EXPECT_EQ(map_loaded_graph(path, renumbered), nullptr);
+  // A bad .csr input is the load's error, not a fallback.
+  testing::write_file(path, "IRGLCSR");
+  EXPECT_THROW(map_loaded_graph(path, options), InputError);
+  EXPECT_EQ(map_loaded_graph(dir.file("absent.csr"), options), nullptr);
+}
+
 TEST(CachedGraph, WriteFailureIsOnlyAWarning) {
   ScratchDir dir;
   const std::string path = dir.file("missing/entry.csr");

@@ -3,7 +3,8 @@
 // build_part_view() cuts from the whole graph built with the same options:
 // the same masters, edges, weights, in-edges, global degrees and mirrors;
 // with duplicates dropped the master blocks may differ, and the parts'
-// edges together are still the whole graph's.
+// edges together are still the whole graph's. part_share_of(), from a
+// mapped binary file, holds exactly that cut in every case.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "graph_test_util.h"
+#include "irgl/graph/binary_format.h"
 #include "irgl/graph/generators.h"
 #include "irgl/graph/part_share.h"
 #include "irgl/graph/part_view.h"
@@ -64,9 +66,9 @@ class ThreadCollectives {
   std::condition_variable changed_;
 };
 
-std::vector<PartShare> build_shares(const std::string& spec, const BuildOptions& build,
-                                    PartitionPolicy policy, unsigned parts) {
-  const auto generator = edge_generator_from_spec(spec);
+// Every part's share, each built by build(part, collectives) in its own thread.
+template <class Build>
+std::vector<PartShare> shares_in_threads(unsigned parts, Build&& build) {
   ThreadCollectives collectives(parts);
   std::vector<PartShare> shares(parts);
   std::vector<std::exception_ptr> errors(parts);
@@ -74,8 +76,7 @@ std::vector<PartShare> build_shares(const std::string& spec, const BuildOptions&
   for (unsigned p = 0; p < parts; ++p)
     threads.emplace_back([&, p] {
       try {
-        shares[p] = build_part_share(*generator, spec, build, {policy, parts, p, build.transpose},
-                                     collectives.of(p));
+        shares[p] = build(p, collectives.of(p));
       } catch (...) {
         errors[p] = std::current_exception();
       }
@@ -84,6 +85,15 @@ std::vector<PartShare> build_shares(const std::string& spec, const BuildOptions&
   for (const std::exception_ptr& error : errors)
     if (error) std::rethrow_exception(error);
   return shares;
+}
+
+std::vector<PartShare> build_shares(const std::string& spec, const BuildOptions& build,
+                                    PartitionPolicy policy, unsigned parts) {
+  const auto generator = edge_generator_from_spec(spec);
+  return shares_in_threads(parts, [&](unsigned p, const PartCollectives& collectives) {
+    return build_part_share(*generator, spec, build, {policy, parts, p, build.transpose},
+                            collectives);
+  });
 }
 
 void expect_same_part(const PartView& share, const PartView& cut) {
@@ -151,6 +161,64 @@ TEST(PartShare, EachPartHoldsWhatTheWholeGraphsCutHolds) {
                                      PartitionPolicy::cartesian_vertex_cut})
         for (unsigned parts : {1u, 2u, 3u, 4u})
           expect_shares(spec, build, policy, parts);
+}
+
+// The shares of `whole` written to a file and mapped, against the cut.
+void expect_mapped_shares(const CsrGraph& whole, PartitionPolicy policy, unsigned parts) {
+  SCOPED_TRACE(whole.name + ", " + to_string(policy) + ", " + std::to_string(parts) + " parts" +
+               (whole.has_transpose() ? ", in-edges" : ""));
+  ScratchDir dir;
+  write_irgl_binary(dir.file("g.csr"), whole, /*overwrite=*/true);
+  const MappedCsrFile file(dir.file("g.csr"));
+  const bool in_edges = whole.has_transpose();
+  const std::vector<PartShare> shares =
+      shares_in_threads(parts, [&](unsigned p, const PartCollectives& collectives) {
+        return part_share_of(file.arrays(), {policy, parts, p, in_edges}, collectives);
+      });
+  int64_t largest = 0;
+  bool negative = false;
+  for (uint64_t e = 0; e < whole.num_edges() && whole.weight_type == WeightType::int32; ++e) {
+    largest = std::max<int64_t>(largest, whole.out_weight<int32_t>(e));
+    negative = negative || whole.out_weight<int32_t>(e) < 0;
+  }
+  for (unsigned p = 0; p < parts; ++p) {
+    const PartShare& share = shares[p];
+    const PartView cut = build_part_view(whole, {policy, parts, p, in_edges, true});
+    expect_same_part(share.view, cut);
+    EXPECT_EQ(share.view.out_degrees, cut.out_degrees);
+    EXPECT_EQ(share.edges, whole.num_edges());
+    EXPECT_EQ(share.largest_weight, largest);
+    EXPECT_EQ(share.negative_weight, negative);
+  }
+}
+
+TEST(PartShareOf, AMappedFilesPartsAreTheWholeGraphsCut) {
+  for (const char* spec : {"rmat:scale=9,edge-factor=8,seed=3", "grid:rows=17,cols=13"})
+    for (const BuildOptions& build : {hashed(false, false, false), hashed(false, false, true),
+                                      hashed(true, true, true), BuildOptions{}}) {
+      CsrGraph whole = build_csr(generate_from_spec(spec, false), build);
+      whole.name = spec;
+      for (PartitionPolicy policy : {PartitionPolicy::outgoing_edge_cut,
+                                     PartitionPolicy::incoming_edge_cut,
+                                     PartitionPolicy::cartesian_vertex_cut})
+        for (unsigned parts : {1u, 2u, 3u, 4u}) expect_mapped_shares(whole, policy, parts);
+    }
+}
+
+TEST(PartShareOf, NegativeWeightsReachEveryPart) {
+  CsrGraph whole = build_csr(
+      weighted_edge_list<int32_t>(6, {{0, 1, 5}, {1, 2, 9}, {2, 3, -4}, {3, 4, 1}, {4, 5, 2}}),
+      BuildOptions{});
+  whole.name = "negative";
+  expect_mapped_shares(whole, PartitionPolicy::outgoing_edge_cut, 3);
+}
+
+TEST(PartShareOf, RefusesARenumberedGraph) {
+  CsrGraph whole = build_csr(edge_list(3, {{0, 1}, {1, 2}}), BuildOptions{});
+  whole.original_ids = {4, 5, 6};
+  const PartCollectives alone{[](std::vector<uint64_t>&) {}, [](uint64_t value) { return value; }};
+  EXPECT_THROW(part_share_of(arrays_of(whole), {PartitionPolicy::outgoing_edge_cut, 1, 0}, alone),
+               std::logic_error);
 }
 
 TEST(PartShare, UnweightedGraphsHaveNoWeights) {

@@ -239,22 +239,35 @@ class Exchange : public lang::PartExchange {
   uint64_t total() override;
   uint64_t sum(uint64_t local) override;
 
+  // A reduction's value over the parts (a kernel's Sum, Min, Max), timed as
+  // an exchange. Collective.
+  template <class T>
+  T all_reduce(T value, Combine combine) {
+    if (parts() == 1) return value;
+    const Timed timed(*this, /*ends_superstep=*/true);
+    return comm_.all_reduce(value, combine);
+  }
+
   // Bytes sent by this part since construction (payload, not counts).
   uint64_t bytes_sent() const { return bytes_sent_; }
 
   // The GPU time of the exchanges since start_run(): every sync, share of
-  // pushes and sum of sizes, from its first kernel to its last operation
-  // (CUDA events on the stream; read once the run has synchronised). The
-  // rest of a run is computation (paper 001's compute/communication split).
-  // A run that left a pipe before its swap (a break, an exception) leaves
-  // no pushes pending for the next.
-  void start_run() {
-    intervals_used_ = 0;
-    pending_pushes_.clear();
-    marked_.clear();
-  }
+  // pushes, sum of sizes and reduction, from its first kernel to its last
+  // operation (CUDA events on the stream; read once the run has
+  // synchronised). The rest of a run is computation (paper 001's
+  // compute/communication split). A run that left a pipe before its swap
+  // (a break, an exception) leaves no pushes pending for the next.
+  void start_run();
   double exchange_ms() const;
   size_t exchanges() const { return intervals_used_; }
+  // The run's supersteps: the stretches that end where the host reads a
+  // value of every part (a worklist's size, a reduction), which the parts
+  // reach together. Each one's computation and exchange time, in order;
+  // what follows the last is not one. Read once the run has synchronised.
+  struct Superstep {
+    double computation_ms = 0, exchange_ms = 0;
+  };
+  std::vector<Superstep> supersteps() const;
 
  private:
   struct Lists {
@@ -292,16 +305,22 @@ class Exchange : public lang::PartExchange {
   // after run); one nested in another (a share's moves) is the outer's.
   class Timed {
    public:
-    explicit Timed(Exchange& exchange);
+    explicit Timed(Exchange& exchange, bool ends_superstep = false);
     ~Timed();
 
    private:
     Exchange& exchange_;
   };
   friend class Timed;
+  struct Interval {
+    cudaEvent_t start, stop;
+    bool ends_superstep;
+  };
+  float elapsed_ms(cudaEvent_t from, cudaEvent_t to) const;
 
   Comm& comm_;
-  std::vector<std::pair<cudaEvent_t, cudaEvent_t>> intervals_;
+  cudaEvent_t run_start_ = nullptr;
+  std::vector<Interval> intervals_;
   size_t intervals_used_ = 0;
   int timing_depth_ = 0;
   std::vector<VertexId> first_masters_;

@@ -26,11 +26,13 @@
 // checksums, the CSR invariants and that float weights are finite, and report problems as "file: byte N: ...".
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "irgl/graph/csr_graph.h"
 #include "irgl/graph/edge_list.h"
+#include "irgl/graph/graph_arrays.h"
 #include "irgl/graph/load.h"
 
 namespace irgl {
@@ -49,6 +51,32 @@ void write_irgl_binary(const std::string& path, const CsrGraph& graph, bool over
 // `origin`, when given, receives the header's origin field.
 CsrGraph read_irgl_binary(const std::string& path, uint64_t* origin = nullptr);
 
+// A binary CSR file mapped read-only and checked as read_irgl_binary()
+// checks it, for readers that take a share of a graph (a multi-GPU part)
+// without copying the rest into their memory: the pages stay in the page
+// cache, shared by every process that maps the file. The file must not
+// change while mapped.
+class MappedCsrFile {
+ public:
+  // InputError as read_irgl_binary() for a missing or bad file.
+  explicit MappedCsrFile(const std::string& path);
+  ~MappedCsrFile();
+  MappedCsrFile(const MappedCsrFile&) = delete;
+  MappedCsrFile& operator=(const MappedCsrFile&) = delete;
+
+  // Valid while this object lives.
+  const GraphArrays& arrays() const { return arrays_; }
+  uint64_t origin() const { return origin_; }
+
+ private:
+  void unmap();
+
+  void* map_ = nullptr;
+  uint64_t bytes_ = 0;
+  GraphArrays arrays_;
+  uint64_t origin_ = 0;
+};
+
 // The cache file for `source` loaded with `options` in `cache_dir`: its name
 // encodes the source (for files: absolute path, size, modification and
 // status-change times, device and inode; for generator specs: the spec), the
@@ -61,6 +89,12 @@ std::string cache_path_for(const std::string& source, GraphFormat format,
 // an entry renamed), is reported as a warning on stderr, removed, and
 // treated as absent.
 std::optional<CsrGraph> read_cached_graph(const std::string& cache_path);
+
+// The cached graph mapped (MappedCsrFile), or null when the file is
+// absent, damaged or not the entry its name says: then a warning on stderr
+// and the file stays, since other processes may map it at the same moment
+// (a whole load replaces it).
+std::unique_ptr<MappedCsrFile> map_cached_graph(const std::string& cache_path);
 
 // Stores a graph in the cache; failures (full disk, no permission) are
 // warnings on stderr, never errors.

@@ -79,5 +79,8 @@ void renumber_vertices(EdgeList& edges);
 // Applies the same options to a graph that is already CSR (for example one
 // read from the binary cache or produced by a generator).
 CsrGraph rebuild(CsrGraph&& graph, const BuildOptions& options);
+// Whether rebuild() keeps a graph of these weights and order as it is
+// (adding or dropping only the transpose).
+bool rebuild_keeps(WeightType weight_type, bool sorted, const BuildOptions& options);
 
 }  // namespace irgl

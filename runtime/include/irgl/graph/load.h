@@ -16,12 +16,15 @@
 // one-line located message.
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "irgl/graph/csr_graph.h"
 #include "irgl/graph/edge_list.h"
 
 namespace irgl {
+
+class MappedCsrFile;  // binary_format.h
 
 enum class GraphFormat : uint8_t {
   automatic,
@@ -57,6 +60,15 @@ struct LoadOptions {
 bool is_generator_spec(const std::string& source);
 
 CsrGraph load_graph(const std::string& source, const LoadOptions& options);
+
+// The graph load_graph(source, options) returns, as a binary CSR file
+// mapped into memory, where one holds exactly that graph: the load-cache
+// entry when there is one, or a .csr source that the build options leave
+// as it is (with the transpose they ask for). Null otherwise (and for
+// --renumber, whose original ids a mapped file does not carry). A .csr
+// source that is bad is an InputError, as for load_graph().
+std::unique_ptr<MappedCsrFile> map_loaded_graph(const std::string& source,
+                                                const LoadOptions& options);
 
 // Detects the format of a file from its name and first bytes.
 GraphFormat detect_format(const std::string& path);

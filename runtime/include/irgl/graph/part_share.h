@@ -1,9 +1,12 @@
-// A multi-GPU part of a generated graph, built without the rest of the
-// graph: every process runs the generator over all edges and keeps those of
-// its own part, so that no process holds more than its share of the edges
-// (docs/multi-gpu.md). Only per-vertex arrays span the whole graph. The
-// degrees that place the master blocks take one more pass, split over the
-// parts.
+// A multi-GPU part of a graph, built without holding the rest of the
+// graph (docs/multi-gpu.md), from one of two sources:
+// - a generator: every process runs it over all edges and keeps those of
+//   its own part; the degrees that place the master blocks take one more
+//   pass, split over the parts;
+// - a binary CSR file mapped into memory (a load-cache entry or a .csr
+//   input): every process reads the offsets, copies its part's edges and
+//   its masters' in-edges, and the pages stay shared in the page cache.
+// Only per-vertex arrays span the whole graph.
 //
 //   const auto generator = edge_generator_from_spec("rmat:scale=28");
 //   PartShare share = build_part_share(*generator, "rmat:scale=28", build_options,
@@ -25,6 +28,7 @@
 
 #include "irgl/graph/edge_list.h"
 #include "irgl/graph/generators.h"
+#include "irgl/graph/graph_arrays.h"
 #include "irgl/graph/part_view.h"
 
 namespace irgl {
@@ -54,5 +58,12 @@ struct PartShare {
 PartShare build_part_share(const EdgeGenerator& generator, const std::string& name,
                            const BuildOptions& build, const PartViewOptions& options,
                            const PartCollectives& collectives, bool show_progress = false);
+
+// Part options.part of a whole graph's arrays (a MappedCsrFile's): the part
+// build_part_view() cuts, with the whole graph's degrees, edge count and
+// weight extremes. Collective, as build_part_share(). Needs a transpose for
+// options.in_edges; not for a renumbered graph (std::logic_error).
+PartShare part_share_of(const GraphArrays& graph, const PartViewOptions& options,
+                        const PartCollectives& collectives);
 
 }  // namespace irgl

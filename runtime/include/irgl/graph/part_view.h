@@ -51,6 +51,9 @@ struct PartView {
 // its own part). Throws InputError when parts is 0 or above the vertex
 // count, or part is not below parts.
 PartView build_part_view(const CsrGraph& graph, const PartViewOptions& options);
+// The same from a graph's arrays (a mapped file: the process copies only
+// its part, and reads the whole in-edges only of its masters).
+PartView build_part_view(const GraphArrays& graph, const PartViewOptions& options);
 
 // Pieces of the part builders (this file's and part_share.h's).
 // InputError unless 1 <= parts <= vertices and part < parts.

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "irgl/graph/csr_graph.h"
+#include "irgl/graph/graph_arrays.h"
 
 namespace irgl {
 
@@ -43,6 +44,7 @@ struct MasterBlocks {
   unsigned owner(VertexId v) const;
 };
 MasterBlocks balanced_master_blocks(const CsrGraph& graph, unsigned parts);
+MasterBlocks balanced_master_blocks(const GraphArrays& graph, unsigned parts);
 // The same from each vertex's out-degree (the number of vertices is
 // out_degrees.size()).
 MasterBlocks balanced_master_blocks(const std::vector<uint64_t>& out_degrees, unsigned parts);

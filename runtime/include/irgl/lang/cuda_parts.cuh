@@ -32,8 +32,9 @@ class PartsTarget : public CudaTarget {
 
   std::string device_name() override;
   void prepare(const CsrGraph& graph) override;
-  // A generator spec: each process generates the graph and keeps its part
-  // (irgl/graph/part_share.h).
+  // A binary CSR holding the graph (a load-cache entry, a .csr input) that
+  // each process maps and copies its part from, else a generator spec that
+  // each process runs and keeps its part of (irgl/graph/part_share.h).
   std::optional<GraphTotals> load_share(const std::string& source,
                                         const LoadOptions& options) override;
   void prepare_share() override;
@@ -57,6 +58,7 @@ class PartsTarget : public CudaTarget {
   gpu::DeviceBuffer<uint32_t> out_degrees_;
   uint64_t part_edges_ = 0;
   double last_run_ms_ = 0, last_exchange_ms_ = 0;  // this part's, for run_summary
+  std::vector<dist::Exchange::Superstep> last_supersteps_;
 };
 
 // The exchange of a multi-GPU run (CudaRun::parts).
@@ -87,7 +89,7 @@ void combine_parts(Reduction<T, Op>& reduction, const CudaRun& run) {
                                 : std::is_same_v<Op, MaxOp> ? dist::Combine::max
                                                             : dist::Combine::sum;
   reduction.combine_across_parts(
-      [&parts, combine](T value) { return parts.comm().all_reduce(value, combine); });
+      [&parts, combine](T value) { return parts.all_reduce(value, combine); });
 }
 
 // output(field) of a multi-GPU run: every part's masters, gathered once

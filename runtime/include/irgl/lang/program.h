@@ -94,9 +94,10 @@ class ProgramTarget {
   // Makes the loaded graph available to the driver (uploads it for a GPU).
   virtual void prepare(const CsrGraph& graph) = 0;
   // Loads only this process's share of `source` where the target and the
-  // source allow it (a generator spec, for a multi-GPU target): the whole
-  // graph's totals, and prepare_share() makes the share available. nullopt:
-  // the driver loads the whole graph and calls prepare().
+  // source allow it (a binary CSR or a generator spec, for a multi-GPU
+  // target): the whole graph's totals, and prepare_share() makes the share
+  // available. nullopt: the driver loads the whole graph and calls
+  // prepare().
   virtual std::optional<GraphTotals> load_share(const std::string& source,
                                                 const LoadOptions& options) {
     (void)source;

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Stand-in for a multi-GPU build (<app>-cuda-parts): runs the CPU build
 # given as $1 without --partition POLICY, which it does not know, and adds
-# a multi-GPU program's parts line and an energy reading to its --json
-# report.
+# a multi-GPU program's parts and supersteps lines and an energy reading
+# to its --json report.
 program=$1
 shift
 args=()
@@ -24,7 +24,8 @@ with open(sys.argv[1]) as f:
 ms = report["runs"][-1]["ms"]
 line = ("parts: 2 (oec), this part 10 edges, 4 mirrors, 96 bytes sent in all runs; "
         "exchanges 3, %g ms of the run's %g ms" % (ms / 4, ms))
-report["run_summary"] = (report.get("run_summary", "") + "\n" + line).strip()
+steps = "supersteps: 2, computation/exchange ms: %g/%g %g/%g" % (ms / 2, ms / 8, ms / 4, ms / 8)
+report["run_summary"] = (report.get("run_summary", "") + "\n" + line + "\n" + steps).strip()
 report["energy"] = {"mJ_per_run": 5.0, "watts": 100.0, "source": "stand-in"}
 with open(sys.argv[1], "w") as f:
     json.dump(report, f)
