@@ -26,12 +26,13 @@ counts=${COUNTS:-$counts}
 most=${counts##* }
 
 # run APP PROGRAM GPUS OPTIONS...: one launch on $input, its answer checked
-# (with the graph options $opts); with mapping set, its processes must have
-# mapped a binary CSR.
+# (with the graph options $opts); $stage names the run's output apart from
+# the other stages'; with mapping set, its processes must have mapped a
+# binary CSR.
 run() {
   local app=$1 program=$2 n=$3
   shift 3
-  local out=$work/$app-$n${mapping:+-mapped}-$(echo "$input $*" | tr -c 'A-Za-z0-9=\n' '_').out
+  local out=$work/$app-$n${stage:+-$stage}-$(echo "$input $*" | tr -c 'A-Za-z0-9=\n' '_').out
   if ! "$source_dir/tools/irgl-launch" -n "$n" "$program" "$input" "$@" --output "$out" \
        > "$out.log" 2>&1; then
     echo "FAILED $app on $n GPUs, $input $*: $(tail -1 "$out.log")"
@@ -70,8 +71,8 @@ for app in ${APPS:-bfs sssp cc pr kcore}; do
   # A one-GPU run loads the whole graph and writes its cache entry, which
   # the processes of the next map.
   export IRGL_CACHE_DIR=$work/cache
-  run "$app" "$program" 1 $opts $program_opts --partition cvc
-  mapping=1 run "$app" "$program" "$most" $opts $program_opts --partition cvc
+  stage=cache-write run "$app" "$program" 1 $opts $program_opts --partition cvc
+  stage=cache mapping=1 run "$app" "$program" "$most" $opts $program_opts --partition cvc
   unset IRGL_CACHE_DIR
   # A .csr input the program loads as it is (cc and kcore make theirs
   # symmetric, which a load of a file does again).
@@ -82,6 +83,6 @@ for app in ${APPS:-bfs sssp cc pr kcore}; do
     failures=$((failures + 1))
     continue
   fi
-  mapping=1 run "$app" "$program" "$most" $program_opts --partition cvc
+  stage=csr mapping=1 run "$app" "$program" "$most" $program_opts --partition cvc
 done
 exit $((failures > 0))

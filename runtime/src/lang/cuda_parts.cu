@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <exception>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -87,10 +88,24 @@ std::optional<GraphTotals> PartsTarget::load_share(const std::string& source,
   join();
   LoadOptions first_reports = options;
   first_reports.show_progress = options.show_progress && comm_->rank() == 0;
-  const std::unique_ptr<MappedCsrFile> file = map_loaded_graph(source, first_reports);
   // The processes decide from the same files, and agree before the share's
-  // collectives (a cache entry written meanwhile could split them).
-  const bool mapped = comm_->all_reduce(uint64_t(file ? 0 : 1), dist::Combine::max) == 0;
+  // collectives (a cache entry written meanwhile could split them); one
+  // that fails still votes, so that the others stop rather than wait.
+  std::unique_ptr<MappedCsrFile> file;
+  std::exception_ptr failure;
+  try {
+    file = map_loaded_graph(source, first_reports);
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  enum : uint64_t { kMapped, kNotMapped, kFailed };
+  const uint64_t vote = failure ? kFailed : file ? kMapped : kNotMapped;
+  const uint64_t outcome = comm_->all_reduce(vote, dist::Combine::max);
+  if (failure) std::rethrow_exception(failure);
+  if (outcome == kFailed)
+    throw InputError::in(source, "another GPU's process could not load the graph (see its "
+                                 "error above)");
+  const bool mapped = outcome == kMapped;
   // One process holds the whole graph anyway: the whole load reads and
   // writes the cache.
   if (!mapped && (!is_generator_spec(source) || comm_->size() == 1)) return std::nullopt;
@@ -175,9 +190,16 @@ std::string PartsTarget::run_summary() const {
        << exchange_->bytes_sent() << " bytes sent in all runs; exchanges "
        << exchange_->exchanges() << ", " << last_exchange_ms_ << " ms of the run's "
        << last_run_ms_ << " ms";
-  // Paper 001's split per round: each superstep's computation/exchange ms.
+  // Paper 001's split per round: the totals, and each superstep's
+  // computation/exchange ms (the first kListed).
   constexpr size_t kListed = 500;
-  line << "\nsupersteps: " << last_supersteps_.size() << ", computation/exchange ms:";
+  double computation = 0, exchange = 0;
+  for (const dist::Exchange::Superstep& step : last_supersteps_) {
+    computation += step.computation_ms;
+    exchange += step.exchange_ms;
+  }
+  line << "\nsupersteps: " << last_supersteps_.size() << " (computation " << computation
+       << " ms, exchange " << exchange << " ms); each computation/exchange ms:";
   line << std::setprecision(3);
   for (size_t i = 0; i < std::min(kListed, last_supersteps_.size()); ++i)
     line << ' ' << last_supersteps_[i].computation_ms << '/' << last_supersteps_[i].exchange_ms;
