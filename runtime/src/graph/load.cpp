@@ -104,6 +104,15 @@ CsrGraph parse_file(const std::string& path, GraphFormat format, const LoadOptio
   return build_csr(std::move(edges), options.build);
 }
 
+// The cache file of a load of `source` read as `format`, or "" where the
+// load is not cached (no cache directory, a binary CSR input, an unusable
+// directory).
+std::string cache_entry(const std::string& source, GraphFormat format,
+                        const LoadOptions& options) {
+  if (options.cache_dir.empty() || format == GraphFormat::irgl_binary) return "";
+  return cache_path_for(source, format, options.build, options.cache_dir);
+}
+
 CsrGraph load_uncached(const std::string& source, GraphFormat format,
                        const LoadOptions& options) {
   if (is_generator_spec(source)) {
@@ -132,9 +141,7 @@ CsrGraph load_graph(const std::string& source, const LoadOptions& options) {
                                               : std::string("read as ") + to_string(format)));
   // Progress lines for every phase below (load_progress.h).
   const progress::Report report(source, options.show_progress);
-  const bool cacheable = !options.cache_dir.empty() && format != GraphFormat::irgl_binary;
-  const std::string cached =
-      cacheable ? cache_path_for(source, format, options.build, options.cache_dir) : std::string();
+  const std::string cached = cache_entry(source, format, options);
   if (!cached.empty()) {
     if (auto graph = read_cached_graph(cached)) {
       graph->name = source;
@@ -164,9 +171,8 @@ std::unique_ptr<MappedCsrFile> map_loaded_graph(const std::string& source,
     const GraphArrays& graph = file->arrays();
     if (graph.renumbered || !rebuild_keeps(graph.weight_type, graph.sorted, options.build))
       return nullptr;
-  } else if (!options.cache_dir.empty()) {
-    const std::string cached = cache_path_for(source, format, options.build, options.cache_dir);
-    if (!cached.empty()) file = map_cached_graph(cached);
+  } else if (const std::string cached = cache_entry(source, format, options); !cached.empty()) {
+    file = map_cached_graph(cached);
   }
   if (file && options.build.transpose && !file->arrays().has_transpose()) return nullptr;
   return file;
