@@ -2,6 +2,7 @@
 
 #include "CudaParts.h"
 
+#include <algorithm>
 #include <set>
 
 namespace irglc {
@@ -55,11 +56,19 @@ DriverHooks part_sync_hooks(const Module& module) {
     const Kernel* kernel = module.find_kernel(launch.kernel);
     if (!kernel || kernel->part_syncs.empty()) return;
     out.comment("The GPUs' copies of what " + kernel->name + " wrote meet again.");
+    if (std::any_of(kernel->part_syncs.begin(), kernel->part_syncs.end(),
+                    [](const PartSync& sync) { return sync.writes_at_out_edge_destinations; }))
+      out.comment(kernel->name + " writes and pushes only at its out-edges' destinations: under "
+                  "iec those are masters, and the reduce is skipped.");
     for (const PartSync& sync : kernel->part_syncs)
       out.line(std::string("sync_parts(") + sync.field + ", " + copies_name(sync.field) +
                ", irgl::dist::SyncOp::" + sync_op(sync.op) + ", /*reduce=*/" +
                (sync.reduce ? "true" : "false") + ", /*broadcast=*/" +
-               (sync.broadcast ? "true" : "false") + ", " + out.run().name + ");");
+               (sync.broadcast ? "true" : "false") + ", " + out.run().name +
+               (sync.writes_at_out_edge_destinations
+                    ? ", irgl::dist::WriteSites::out_edge_destinations"
+                    : "") +
+               ");");
   };
   hooks.output_call = [](const CodeWriter& out, const std::string& field) {
     return "output_parts(" + field + ", " + out.run().name + ")";

@@ -35,8 +35,15 @@ FieldUpdate update_of_assignment(BinaryOperatorKind op) {
 // before the visit reaches the target's subscript.
 class AccessVisitor : public RecursiveASTVisitor<AccessVisitor> {
  public:
-  AccessVisitor(FrontendContext& context, const VarDecl* vertex)
-      : context_(context), vertex_(vertex) {}
+  AccessVisitor(FrontendContext& context, const VarDecl* vertex,
+                const CXXForRangeStmt* edge_loop)
+      : context_(context), vertex_(vertex) {
+    if (!edge_loop) return;
+    const auto range = dsl::edge_range(edge_loop);
+    if (!range || range->direction != EdgeDirection::out) return;
+    graph_ = range->graph;
+    out_edge_ = edge_loop->getLoopVariable();
+  }
 
   bool VisitCallExpr(CallExpr* call) {
     const std::string name = dsl::prelude_function(call);
@@ -66,6 +73,10 @@ class AccessVisitor : public RecursiveASTVisitor<AccessVisitor> {
 
   // A non-const method called on a field element changes it.
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr* call) {
+    const auto member = dsl::prelude_member_call(call);
+    if (member && member->class_name == "Worklist" && member->method == "push" &&
+        (call->getNumArgs() != 1 || !out_edge_destination(call->getArg(0))))
+      pushes_at_out_edge_destinations = false;
     const CXXMethodDecl* method = call->getMethodDecl();
     if (method && !method->isConst())
       write(call->getImplicitObjectArgument(), FieldUpdate::other,
@@ -82,8 +93,26 @@ class AccessVisitor : public RecursiveASTVisitor<AccessVisitor> {
   }
 
   std::vector<FieldAccess> accesses;
+  bool pushes_at_out_edge_destinations = true;
 
  private:
+  // `g.dst(e)` of the loop's out-edge e, or a const local initialised with
+  // it (a local that may change later could name another vertex).
+  bool out_edge_destination(const Expr* index) const {
+    if (!out_edge_) return false;
+    index = dsl::strip(index);
+    if (const VarDecl* var = dsl::referenced_var(index)) {
+      if (!var->getType().isConstQualified() || !var->hasInit()) return false;
+      index = dsl::strip(var->getInit());
+    }
+    const auto member = dsl::prelude_member_call(index);
+    if (!member || member->class_name != "Graph" || member->method != "dst" ||
+        dsl::referenced_var(member->object) != graph_)
+      return false;
+    const auto* call = cast<CXXMemberCallExpr>(index);
+    return call->getNumArgs() == 1 && dsl::referenced_var(call->getArg(0)) == out_edge_;
+  }
+
   // A write to `target`: a field element, or a member of one.
   void write(const Expr* target, FieldUpdate update, const std::string& spelling, bool result_used,
              SourceLocation where) {
@@ -127,6 +156,7 @@ class AccessVisitor : public RecursiveASTVisitor<AccessVisitor> {
     out.field = it->second;
     out.update = update;
     out.at_loop_vertex = vertex_ && dsl::referenced_var(access.index) == vertex_;
+    out.at_out_edge_destination = out_edge_destination(access.index);
     out.result_used = result_used;
     out.spelling = spelling;
     out.loc = context_.loc(where);
@@ -158,16 +188,18 @@ class AccessVisitor : public RecursiveASTVisitor<AccessVisitor> {
 
   FrontendContext& context_;
   const VarDecl* vertex_;
+  const VarDecl* graph_ = nullptr;     // the out-edge loop's graph
+  const VarDecl* out_edge_ = nullptr;  // its edge variable
   std::set<const Expr*> targets_;
 };
 
 }  // namespace
 
-std::vector<FieldAccess> field_accesses(FrontendContext& context, const Stmt* body,
-                                        const VarDecl* vertex) {
-  AccessVisitor visitor(context, vertex);
+LoopAccesses loop_accesses(FrontendContext& context, const Stmt* body, const VarDecl* vertex,
+                           const CXXForRangeStmt* edge_loop) {
+  AccessVisitor visitor(context, vertex, edge_loop);
   visitor.TraverseStmt(const_cast<Stmt*>(body));
-  return std::move(visitor.accesses);
+  return {std::move(visitor.accesses), visitor.pushes_at_out_edge_destinations};
 }
 
 }  // namespace irglc

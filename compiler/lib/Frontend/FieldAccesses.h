@@ -2,7 +2,8 @@
 //
 // Every access to a NodeData in a kernel's vertex loop, with how it updates
 // the field (assignment, an atomic's reduction, an increment) and where
-// (at the loop's own vertex or elsewhere). A multi-GPU program
+// (at the loop's own vertex, at an out-edge's destination, or elsewhere),
+// and where the loop pushes to worklists. A multi-GPU program
 // (irglc --gpus=many) synchronises the fields from this (PartSync.cpp).
 //
 //===----------------------------------------------------------------------===//
@@ -13,12 +14,19 @@
 #include "FrontendContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Stmt.h"
+#include "clang/AST/StmtCXX.h"
 #include "irglc/IR/IR.h"
 
 namespace irglc {
 
-// The accesses in `body`, where `vertex` is the loop's variable.
-std::vector<FieldAccess> field_accesses(FrontendContext& context, const clang::Stmt* body,
-                                        const clang::VarDecl* vertex);
+struct LoopAccesses {
+  std::vector<FieldAccess> fields;
+  bool pushes_at_out_edge_destinations = true;  // as Kernel's
+};
+
+// The accesses in `body`, where `vertex` is the loop's variable and
+// `edge_loop` its edge loop (null without one).
+LoopAccesses loop_accesses(FrontendContext& context, const clang::Stmt* body,
+                           const clang::VarDecl* vertex, const clang::CXXForRangeStmt* edge_loop);
 
 }  // namespace irglc

@@ -818,7 +818,9 @@ bool KernelBuilder::build_vertex_loop(Scope& scope, const Stmt* loop_stmt, const
   for (const Stmt* stmt : post) loop.post.push_back(context_.fragment(stmt));
   if (loop.domain == VertexDomain::all_nodes)
     kernel.fields_written_whole = fields_written_whole(scope, loop, pre, guards, post);
-  kernel.field_accesses = field_accesses(context_, body, scope.vertex);
+  LoopAccesses accesses = loop_accesses(context_, body, scope.vertex, edge_stmt);
+  kernel.field_accesses = std::move(accesses.fields);
+  kernel.pushes_at_out_edge_destinations = accesses.pushes_at_out_edge_destinations;
   return true;
 }
 

@@ -370,7 +370,9 @@ class Dumper {
       out_ << "  writes-whole " << list(k.fields_written_whole) << "\n";
     for (const PartSync& sync : k.part_syncs)
       out_ << "  part-sync " << sync.field << " " << to_string(sync.op)
-           << (sync.reduce ? " reduce" : "") << (sync.broadcast ? " broadcast" : "") << "\n";
+           << (sync.reduce ? " reduce" : "")
+           << (sync.writes_at_out_edge_destinations ? " (not under iec)" : "")
+           << (sync.broadcast ? " broadcast" : "") << "\n";
     for (const auto& fragment : k.prologue) {
       out_ << "  prologue\n";
       code(fragment, "    ");

@@ -13,7 +13,11 @@
 //    (atomic_min and atomic_cas: min; atomic_max: max; atomic_add/sub, +=,
 //    ++: add);
 //  - broadcast, when some kernel reads the field at a vertex that may be a
-//    mirror (the same places): the master's value goes back to the copies.
+//    mirror (the same places): the master's value goes back to the copies;
+//  - whether the reduce may be skipped under a partition that keeps each
+//    edge with its destination's master (the incoming-edge cut): when every
+//    write needing it, and every push, lands at an out-edge's destination,
+//    no mirror is ever written (Gluon's structural invariants).
 // Code whose copies cannot be combined with the single-GPU meaning is an
 // error at its position: a plain assignment at a copy, an atomic_add whose
 // old value decides something, a reduction in a worklist loop (it would
@@ -93,7 +97,12 @@ class PartSyncPass : public Pass {
         continue;
       }
       if (sync.op == FieldUpdate::assign) sync.op = op;
-      sync.reduce = sync.reduce || copy;
+      if (copy) {
+        sync.writes_at_out_edge_destinations =
+            (!sync.reduce || sync.writes_at_out_edge_destinations) &&
+            access.at_out_edge_destination && kernel.pushes_at_out_edge_destinations;
+        sync.reduce = true;
+      }
     }
     for (const std::string& field : kernel.fields_used) {
       auto it = syncs.find(field);

@@ -18,7 +18,7 @@ __global__ void mark_pushed(gpu::SparseQueueView out, gpu::DenseBitmapView marks
 }  // namespace
 
 Exchange::Exchange(Comm& comm, const PartView& view)
-    : comm_(comm), first_masters_(view.first_masters) {
+    : comm_(comm), policy_(view.policy), first_masters_(view.first_masters) {
   if (view.parts != comm.size() || view.part != comm.rank())
     throw std::logic_error("Exchange: part " + std::to_string(view.part) + " of " +
                            std::to_string(view.parts) + " built for rank " +

@@ -85,6 +85,7 @@ PartView empty_part_view(const std::string& graph, const PartViewOptions& option
   PartView view;
   view.part = options.part;
   view.parts = options.parts;
+  view.policy = options.policy;
   view.first_masters = masters.first;
   view.first_master = masters.first[options.part];
   view.end_master = masters.first[options.part + 1];

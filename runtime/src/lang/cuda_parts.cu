@@ -26,6 +26,22 @@ void quiet_unless_first(const dist::Launch& launch) {
                              std::to_string(launch.rank));
 }
 
+// Each superstep's computation on the slowest part (the run's critical
+// path: the others wait for it in the exchange that ends the superstep).
+// Collective; every part has the same supersteps.
+std::vector<double> slowest_computation(dist::Comm& comm,
+                                        const std::vector<dist::Exchange::Superstep>& steps) {
+  if (steps.empty()) return {};
+  std::vector<uint64_t> nanoseconds;
+  for (const dist::Exchange::Superstep& step : steps)
+    nanoseconds.push_back(static_cast<uint64_t>(step.computation_ms * 1e6));
+  gpu::DeviceBuffer<uint64_t> slowest(nanoseconds);
+  comm.all_reduce(slowest.data(), slowest.data(), nanoseconds.size(), dist::Combine::max);
+  std::vector<double> ms;
+  for (const uint64_t ns : slowest.download()) ms.push_back(ns * 1e-6);
+  return ms;
+}
+
 }  // namespace
 
 dist::Exchange& exchange_of(const CudaRun& run) {
@@ -154,13 +170,19 @@ void PartsTarget::prepare_part(PartView&& part) {
   run_options().parts = exchange_.get();
 }
 
-double PartsTarget::run() {
-  comm_->barrier();  // every part starts the run together
+void PartsTarget::start_timing() {
+  // Every part starts the run together, once the host is ready: a part
+  // still reading its energy meter would count as computation.
+  comm_->barrier();
   exchange_->start_run();
+}
+
+double PartsTarget::run() {
   const double ms = CudaTarget::run();  // synchronises the GPU
   last_run_ms_ = ms;
   last_exchange_ms_ = exchange_->exchange_ms();
   last_supersteps_ = exchange_->supersteps();
+  slowest_computation_ = slowest_computation(*comm_, last_supersteps_);
   comm_->barrier();
   return ms;
 }
@@ -204,6 +226,15 @@ std::string PartsTarget::run_summary() const {
   for (size_t i = 0; i < std::min(kListed, last_supersteps_.size()); ++i)
     line << ' ' << last_supersteps_[i].computation_ms << '/' << last_supersteps_[i].exchange_ms;
   if (last_supersteps_.size() > kListed) line << " ...";
+  // Where the parts' computations differ, the exchange above includes
+  // waiting for the slowest.
+  double slowest = 0;
+  for (const double ms : slowest_computation_) slowest += ms;
+  line << std::setprecision(6) << "\nslowest part: computation " << slowest
+       << " ms; each superstep's:" << std::setprecision(3);
+  for (size_t i = 0; i < std::min(kListed, slowest_computation_.size()); ++i)
+    line << ' ' << slowest_computation_[i];
+  if (slowest_computation_.size() > kListed) line << " ...";
   return summary + (summary.empty() ? "" : "\n") + line.str();
 }
 

@@ -230,6 +230,9 @@ struct FieldAccess {
   std::string field;
   FieldUpdate update = FieldUpdate::none;
   bool at_loop_vertex = false;  // indexed by the loop's own vertex (n in f[n])
+  // Indexed by the far end of the loop's out-edge: g.dst(e), directly or
+  // through a const local initialised with it.
+  bool at_out_edge_destination = false;
   bool result_used = false;     // an atomic whose old value the code reads
   std::string spelling;         // "atomic_sub", "=", "+=", ... for messages
   SourceLoc loc;
@@ -243,6 +246,11 @@ struct PartSync {
   std::string field;
   FieldUpdate op = FieldUpdate::assign;  // min, max, add or assign
   bool reduce = false, broadcast = false;
+  // Every write that needs the reduce, and every push, lands at an
+  // out-edge's destination: a partition that keeps each edge with its
+  // destination's master (the incoming-edge cut) leaves no mirror written,
+  // so the run may skip the reduce there (Gluon's structural invariants).
+  bool writes_at_out_edge_destinations = false;
 };
 
 // task_pool: `TaskPool<T>& pool` of a task kernel (var.type is T).
@@ -272,6 +280,10 @@ struct Kernel {
   std::vector<std::string> fields_written_whole;
   // Every access to vertex data in the vertex loop (reads and writes).
   std::vector<FieldAccess> field_accesses;
+  // Whether every Worklist push in the vertex loop pushes an out-edge's
+  // destination (as FieldAccess::at_out_edge_destination); true without
+  // pushes.
+  bool pushes_at_out_edge_destinations = true;
   // irglc --gpus=many: the synchronisation after each launch.
   std::vector<PartSync> part_syncs;
   // Set for kernels made from a driver's for_all_nodes(g, [&](Node n) {...}):

@@ -39,6 +39,12 @@ namespace irgl::dist {
 // kernel's writes (min, max, add), or none (assign: only masters write it).
 enum class SyncOp { min, max, add, assign };
 
+// Where a kernel's writes (and pushes) may land at a copy: anywhere, or
+// only at destinations of the part's out-edges. An incoming-edge cut keeps
+// every edge with its destination's master, so there the kernel writes no
+// mirror and the reduce is skipped (Gluon's structural invariants).
+enum class WriteSites { anywhere, out_edge_destinations };
+
 // The values each list entry of a field held at the last sync, so that a
 // sync sends only the entries that changed.
 template <class T>
@@ -225,9 +231,16 @@ class Exchange : public lang::PartExchange {
   // the masters with `op` (reduce; add sends the change; none for assign),
   // then the masters' changes sent to the mirrors (broadcast). A sync in
   // both directions also carries the pushes expect_pushes announced: a
-  // pushed vertex is a changed one. Collective.
+  // pushed vertex is a changed one. `sites`: where the kernel wrote.
+  // Collective.
   template <class T>
-  void sync(T* field, FieldCopies<T>& copies, SyncOp op, bool reduce, bool broadcast);
+  void sync(T* field, FieldCopies<T>& copies, SyncOp op, bool reduce, bool broadcast,
+            WriteSites sites = WriteSites::anywhere);
+  // Whether a kernel that writes at `sites` leaves every mirror as it was.
+  bool mirrors_unwritten(WriteSites sites) const {
+    return sites == WriteSites::out_edge_destinations &&
+           policy_ == PartitionPolicy::incoming_edge_cut;
+  }
   // Every part's masters of a field, in one array of every vertex on every
   // rank (collective).
   template <class T>
@@ -319,6 +332,7 @@ class Exchange : public lang::PartExchange {
   float elapsed_ms(cudaEvent_t from, cudaEvent_t to) const;
 
   Comm& comm_;
+  PartitionPolicy policy_;
   cudaEvent_t run_start_ = nullptr;
   std::vector<Interval> intervals_;
   size_t intervals_used_ = 0;
@@ -358,12 +372,12 @@ void Exchange::move(const Lists& from, Select select, const Lists& to, Apply app
 
 template <class T>
 void Exchange::sync(T* field, FieldCopies<T>& copies, SyncOp op, bool reduce_copies,
-                    bool broadcast_masters) {
+                    bool broadcast_masters, WriteSites sites) {
   if (parts() == 1) return;
   reduce_copies = reduce_copies && op != SyncOp::assign;
   const detail::PushShare pushes =
       reduce_copies && broadcast_masters ? take_pending_pushes() : detail::PushShare{};
-  if (reduce_copies) reduce(field, copies, op, pushes);
+  if (reduce_copies && !mirrors_unwritten(sites)) reduce(field, copies, op, pushes);
   if (broadcast_masters) broadcast(field, copies, pushes);
 }
 

@@ -33,6 +33,7 @@ struct PartViewOptions {
 
 struct PartView {
   unsigned part = 0, parts = 1;
+  PartitionPolicy policy = PartitionPolicy::outgoing_edge_cut;
   VertexId first_master = 0, end_master = 0;  // this part's masters
   std::vector<VertexId> first_masters;        // every part's first master, parts + 1 entries
   // The part's edges, indexed by global id (num_vertices() = the input's).

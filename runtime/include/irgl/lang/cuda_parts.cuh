@@ -44,6 +44,7 @@ class PartsTarget : public CudaTarget {
   std::string run_summary() const override;
 
  private:
+  void start_timing() override;
   void join();  // the launch and NCCL, once
   void check_policy() const;
   PartViewOptions part_options() const;
@@ -59,6 +60,7 @@ class PartsTarget : public CudaTarget {
   uint64_t part_edges_ = 0;
   double last_run_ms_ = 0, last_exchange_ms_ = 0;  // this part's, for run_summary
   std::vector<dist::Exchange::Superstep> last_supersteps_;
+  std::vector<double> slowest_computation_;  // each superstep's, over the parts
 };
 
 // The exchange of a multi-GPU run (CudaRun::parts).
@@ -70,8 +72,9 @@ dist::Exchange& exchange_of(const CudaRun& run);
 // ways (dist::Exchange::sync). Collective.
 template <class T>
 void sync_parts(NodeData<T>& field, dist::FieldCopies<T>& copies, dist::SyncOp op, bool reduce,
-                bool broadcast, const CudaRun& run) {
-  exchange_of(run).sync(field.view().data, copies, op, reduce, broadcast);
+                bool broadcast, const CudaRun& run,
+                dist::WriteSites sites = dist::WriteSites::anywhere) {
+  exchange_of(run).sync(field.view().data, copies, op, reduce, broadcast, sites);
 }
 
 // A field's copies start each run as the field does: zero.

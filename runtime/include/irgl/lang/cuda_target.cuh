@@ -70,6 +70,7 @@ class CudaTarget : public ProgramTarget {
     pool_log_.clear();
     const bool metered = energy_ && energy_->available();
     if (metered) energy_->start();
+    start_timing();
     gpu::CudaEventTimer timer;
     timer.start();
     driver_(view_, run_);
@@ -103,6 +104,9 @@ class CudaTarget : public ProgramTarget {
   }
 
  protected:
+  // Called right before the run's timer starts, after the host's own
+  // preparations (the energy meter's first reading can take milliseconds).
+  virtual void start_timing() {}
   // For targets built on this one (cuda_parts.cuh): the driver's graph
   // view and the run's options.
   Graph& view() { return view_; }
