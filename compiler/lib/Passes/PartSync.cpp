@@ -98,6 +98,7 @@ class PartSyncPass : public Pass {
       }
       if (sync.op == FieldUpdate::assign) sync.op = op;
       if (copy) {
+        // The first write at a copy sets the flag; any later one may clear it.
         sync.writes_at_out_edge_destinations =
             (!sync.reduce || sync.writes_at_out_edge_destinations) &&
             access.at_out_edge_destination && kernel.pushes_at_out_edge_destinations;
