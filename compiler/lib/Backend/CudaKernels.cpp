@@ -380,17 +380,19 @@ void write_body_factory(CodeWriter& out, const Kernel& kernel) {
 void write_launcher(CodeWriter& out, const Kernel& kernel, const BackendOptions& options) {
   const std::string args = comma_separated(body_arguments(kernel));
   const VertexLoop& loop = kernel.loop;
+  const bool masters = options.many_gpus && !kernel.runs_at_every_copy;
   const std::string frontier =
       loop.domain != VertexDomain::all_nodes ? loop.worklist + ".items()"
-      : options.many_gpus
+      : masters
           ? "schedule::AllNodes{" + loop.graph + ".owned_nodes(), " + loop.graph + ".first_owned()}"
           : "schedule::AllNodes{" + loop.graph + ".num_nodes()}";
 
   out.line();
   out.comment(where(kernel.loc) + ": runs " + body_name(kernel) + " over " +
               (loop.domain != VertexDomain::all_nodes ? "the worklist " + loop.worklist
-               : options.many_gpus                    ? "this GPU's masters"
-                                                      : "all vertices") +
+               : masters                              ? "this GPU's masters"
+               : options.many_gpus ? "all vertices, masters and copies alike"
+                                   : "all vertices") +
               ", schedule " + kernel_schedule_name(kernel) + ".");
   out.open("void " + kernel.name + "(" + launcher_params(kernel) + out.run().parameter() + ") {");
   // irgl_state: a kernel parameter cannot have that name.

@@ -55,6 +55,15 @@ DriverHooks part_sync_hooks(const Module& module) {
   hooks.after_launch = [&module](CodeWriter& out, const HostStmt& launch) {
     const Kernel* kernel = module.find_kernel(launch.kernel);
     if (!kernel || kernel->part_syncs.empty()) return;
+    const std::string run = out.run().name;
+    if (kernel->runs_at_every_copy) {
+      out.comment(kernel->name + " ran at every copy and wrote the same values there: the " +
+                  "GPUs send nothing, and record the values as synced.");
+      for (const PartSync& sync : kernel->part_syncs)
+        out.line("mark_copies_synced(" + sync.field + ", " + copies_name(sync.field) + ", " + run +
+                 ");");
+      return;
+    }
     out.comment("The GPUs' copies of what " + kernel->name + " wrote meet again.");
     if (std::any_of(kernel->part_syncs.begin(), kernel->part_syncs.end(),
                     [](const PartSync& sync) { return sync.writes_at_out_edge_destinations; }))
@@ -64,7 +73,7 @@ DriverHooks part_sync_hooks(const Module& module) {
       out.line(std::string("sync_parts(") + sync.field + ", " + copies_name(sync.field) +
                ", irgl::dist::SyncOp::" + sync_op(sync.op) + ", /*reduce=*/" +
                (sync.reduce ? "true" : "false") + ", /*broadcast=*/" +
-               (sync.broadcast ? "true" : "false") + ", " + out.run().name +
+               (sync.broadcast ? "true" : "false") + ", " + run +
                (sync.writes_at_out_edge_destinations
                     ? ", irgl::dist::WriteSites::out_edge_destinations"
                     : "") +

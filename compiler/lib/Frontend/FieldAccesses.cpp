@@ -71,6 +71,12 @@ class AccessVisitor : public RecursiveASTVisitor<AccessVisitor> {
     return true;
   }
 
+  bool VisitDeclRefExpr(DeclRefExpr* ref) {
+    if (const auto* var = dyn_cast<VarDecl>(ref->getDecl()); var && dsl::is_graph(var->getType()))
+      uses_graph = true;
+    return true;
+  }
+
   // A non-const method called on a field element changes it.
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr* call) {
     const auto member = dsl::prelude_member_call(call);
@@ -94,6 +100,7 @@ class AccessVisitor : public RecursiveASTVisitor<AccessVisitor> {
 
   std::vector<FieldAccess> accesses;
   bool pushes_at_out_edge_destinations = true;
+  bool uses_graph = false;
 
  private:
   // `g.dst(e)` of the loop's out-edge e, or a const local initialised with
@@ -199,7 +206,8 @@ LoopAccesses loop_accesses(FrontendContext& context, const Stmt* body, const Var
                            const CXXForRangeStmt* edge_loop) {
   AccessVisitor visitor(context, vertex, edge_loop);
   visitor.TraverseStmt(const_cast<Stmt*>(body));
-  return {std::move(visitor.accesses), visitor.pushes_at_out_edge_destinations};
+  return {std::move(visitor.accesses), visitor.pushes_at_out_edge_destinations,
+          visitor.uses_graph};
 }
 
 }  // namespace irglc

@@ -22,6 +22,7 @@ namespace irglc {
 struct LoopAccesses {
   std::vector<FieldAccess> fields;
   bool pushes_at_out_edge_destinations = true;  // as Kernel's
+  bool uses_graph = false;                       // Kernel::loop_uses_graph
 };
 
 // The accesses in `body`, where `vertex` is the loop's variable and

@@ -821,6 +821,7 @@ bool KernelBuilder::build_vertex_loop(Scope& scope, const Stmt* loop_stmt, const
   LoopAccesses accesses = loop_accesses(context_, body, scope.vertex, edge_stmt);
   kernel.field_accesses = std::move(accesses.fields);
   kernel.pushes_at_out_edge_destinations = accesses.pushes_at_out_edge_destinations;
+  kernel.loop_uses_graph = accesses.uses_graph;
   return true;
 }
 

@@ -372,7 +372,8 @@ class Dumper {
       out_ << "  part-sync " << sync.field << " " << to_string(sync.op)
            << (sync.reduce ? " reduce" : "")
            << (sync.writes_at_out_edge_destinations ? " (not under iec)" : "")
-           << (sync.broadcast ? " broadcast" : "") << "\n";
+           << (sync.broadcast ? " broadcast" : "") << (sync.copies_agree ? " copies-agree" : "")
+           << "\n";
     for (const auto& fragment : k.prologue) {
       out_ << "  prologue\n";
       code(fragment, "    ");

@@ -17,7 +17,12 @@
 //  - whether the reduce may be skipped under a partition that keeps each
 //    edge with its destination's master (the incoming-edge cut): when every
 //    write needing it, and every push, lands at an out-edge's destination,
-//    no mirror is ever written (Gluon's structural invariants).
+//    no mirror is ever written (Gluon's structural invariants);
+//  - whether the copies agree without a broadcast: a loop over every
+//    vertex that only assigns at its own vertex, from nothing the GPUs
+//    share (no vertex data read, no graph, no reduction, no push), computes
+//    the same value at every copy, so it runs at every vertex of every GPU
+//    and the run only records the values as synced.
 // Code whose copies cannot be combined with the single-GPU meaning is an
 // error at its position: a plain assignment at a copy, an atomic_add whose
 // old value decides something, a reduction in a worklist loop (it would
@@ -25,6 +30,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -37,6 +43,19 @@ namespace {
 // Whether an access may touch a copy that is not the vertex's master.
 bool at_copy(const Kernel& kernel, const FieldAccess& access) {
   return !access.at_loop_vertex || kernel.loop.domain == VertexDomain::worklist;
+}
+
+// A loop over every vertex whose writes are assignments at its own vertex
+// from values every GPU has alike (a run-time scalar, the vertex id).
+bool same_at_every_copy(const Kernel& kernel) {
+  if (kernel.loop.domain != VertexDomain::all_nodes || kernel.loop.edge_loop ||
+      kernel.loop_uses_graph || !kernel.prologue.empty() || !kernel.reductions_used.empty() ||
+      !kernel.worklists_pushed.empty())
+    return false;
+  return std::all_of(kernel.field_accesses.begin(), kernel.field_accesses.end(),
+                     [](const FieldAccess& access) {
+                       return access.update == FieldUpdate::assign && access.at_loop_vertex;
+                     });
 }
 
 // The reduction that combines a write's copies; none for assignments.
@@ -105,11 +124,17 @@ class PartSyncPass : public Pass {
         sync.reduce = true;
       }
     }
+    const bool agree = same_at_every_copy(kernel);
     for (const std::string& field : kernel.fields_used) {
       auto it = syncs.find(field);
       if (it == syncs.end()) continue;
-      it->second.broadcast = read_at_copies.count(field) > 0;
-      if (it->second.reduce || it->second.broadcast) kernel.part_syncs.push_back(it->second);
+      PartSync& sync = it->second;
+      sync.broadcast = read_at_copies.count(field) > 0;
+      if (agree && sync.broadcast) {
+        sync.broadcast = false;
+        sync.copies_agree = kernel.runs_at_every_copy = true;
+      }
+      if (sync.reduce || sync.broadcast || sync.copies_agree) kernel.part_syncs.push_back(sync);
     }
   }
 

@@ -251,6 +251,11 @@ struct PartSync {
   // destination's master (the incoming-edge cut) leaves no mirror written,
   // so the run may skip the reduce there (Gluon's structural invariants).
   bool writes_at_out_edge_destinations = false;
+  // The kernel runs at every copy and computes the same value there (a
+  // loop over every vertex that only assigns at its own vertex from
+  // nothing the GPUs share): the copies agree without sending anything,
+  // and the run only records the values as the last synced ones.
+  bool copies_agree = false;
 };
 
 // task_pool: `TaskPool<T>& pool` of a task kernel (var.type is T).
@@ -280,12 +285,17 @@ struct Kernel {
   std::vector<std::string> fields_written_whole;
   // Every access to vertex data in the vertex loop (reads and writes).
   std::vector<FieldAccess> field_accesses;
+  // Whether the vertex loop's body names a Graph (its edges, degrees, size).
+  bool loop_uses_graph = false;
   // Whether every Worklist push in the vertex loop pushes an out-edge's
   // destination (as FieldAccess::at_out_edge_destination); true without
   // pushes.
   bool pushes_at_out_edge_destinations = true;
   // irglc --gpus=many: the synchronisation after each launch.
   std::vector<PartSync> part_syncs;
+  // irglc --gpus=many: the loop runs at every vertex on every GPU instead
+  // of at this GPU's masters (set with PartSync::copies_agree).
+  bool runs_at_every_copy = false;
   // Set for kernels made from a driver's for_all_nodes(g, [&](Node n) {...}):
   // the lambda's captured driver variables became scalar params.
   bool from_for_all_nodes = false;

@@ -190,6 +190,15 @@ struct AssignAtMirror {
   }
 };
 
+// seen[entry] = field[ids[entry]] over a list (blockIdx.y: the peer).
+template <class T>
+__global__ void record_seen(const T* field, ListView list, T* seen) {
+  const unsigned q = blockIdx.y;
+  for (uint64_t entry = list.begin[q] + blockIdx.x * uint64_t(blockDim.x) + threadIdx.x;
+       entry < list.begin[q + 1]; entry += uint64_t(gridDim.x) * blockDim.x)
+    seen[entry] = field[list.ids[entry]];
+}
+
 // Pushes alone, without a field.
 struct SelectPushed {
   PushShare pushes;
@@ -241,6 +250,11 @@ class Exchange : public lang::PartExchange {
     return sites == WriteSites::out_edge_destinations &&
            policy_ == PartitionPolicy::incoming_edge_cut;
   }
+  // After a kernel that wrote `field` at every copy with the same value
+  // there (irglc's copies-agree): records its values as the last synced,
+  // so the next sync sends only later changes. Local; nothing travels.
+  template <class T>
+  void mark_synced(const T* field, FieldCopies<T>& copies);
   // Every part's masters of a field, in one array of every vertex on every
   // rank (collective).
   template <class T>
@@ -405,6 +419,15 @@ void Exchange::broadcast(T* field, FieldCopies<T>& copies, const detail::PushSha
   move<T>(masters_, detail::SelectChanged<T>{field, copies.master_seen.data(), false, pushes},
           mirrors_,
           detail::AssignAtMirror<T>{field, copies.mirror_seen.data(), pushes, local_out_offsets_});
+}
+
+template <class T>
+void Exchange::mark_synced(const T* field, FieldCopies<T>& copies) {
+  if (parts() == 1) return;
+  detail::record_seen<<<grid(), 256>>>(field, mirrors_.view(), copies.mirror_seen.data());
+  IRGL_CUDA_CHECK_LAUNCH();
+  detail::record_seen<<<grid(), 256>>>(field, masters_.view(), copies.master_seen.data());
+  IRGL_CUDA_CHECK_LAUNCH();
 }
 
 template <class T>

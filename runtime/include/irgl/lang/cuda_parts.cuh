@@ -77,6 +77,13 @@ void sync_parts(NodeData<T>& field, dist::FieldCopies<T>& copies, dist::SyncOp o
   exchange_of(run).sync(field.view().data, copies, op, reduce, broadcast, sites);
 }
 
+// After a kernel that ran at every copy and wrote the same values there:
+// nothing to send; the values become the last synced (Exchange::mark_synced).
+template <class T>
+void mark_copies_synced(NodeData<T>& field, dist::FieldCopies<T>& copies, const CudaRun& run) {
+  exchange_of(run).mark_synced(field.view().data, copies);
+}
+
 // A field's copies start each run as the field does: zero.
 template <class T>
 void reset_copies(dist::FieldCopies<T>& copies, const CudaRun& run) {
