@@ -68,6 +68,8 @@ Exchange::Exchange(Comm& comm, const PartView& view)
   receive_index_ = gpu::DeviceBuffer<uint32_t>(capacity);
   send_values_ = gpu::DeviceBuffer<uint64_t>(capacity);
   receive_values_ = gpu::DeviceBuffer<uint64_t>(capacity);
+  dense_peers_ = gpu::DeviceBuffer<uint8_t>(2 * p);
+  host_dense_peers_ = gpu::PinnedBuffer<uint8_t>(2 * p);
   IRGL_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
@@ -180,27 +182,74 @@ void Exchange::exchange_counts() {
   IRGL_CUDA_CHECK(cudaStreamSynchronize(0));
 }
 
+Exchange::DenseSides Exchange::choose_dense(const Lists& from, const Lists& to,
+                                            size_t value_bytes) {
+  const unsigned p = parts();
+  DenseSides sides;
+  bool any = false;
+  for (unsigned q = 0; q < p; ++q) {
+    host_dense_peers_[q] = pays_dense(host_counts_[q], from.host_begin[q + 1] - from.host_begin[q],
+                                      value_bytes);
+    host_dense_peers_[p + q] =
+        pays_dense(host_counts_[p + q], to.host_begin[q + 1] - to.host_begin[q], value_bytes);
+    sides.any_send = sides.any_send || host_dense_peers_[q];
+    any = any || host_dense_peers_[q] || host_dense_peers_[p + q];
+  }
+  IRGL_CUDA_CHECK(cudaMemcpyAsync(dense_peers_.data(), host_dense_peers_.data(), 2 * p,
+                                  cudaMemcpyHostToDevice, 0));
+  if (any && send_flags_.size() == 0) {
+    const uint64_t capacity = send_values_.size();
+    send_dense_ = gpu::DeviceBuffer<uint64_t>(capacity);
+    receive_dense_ = gpu::DeviceBuffer<uint64_t>(capacity);
+    send_flags_ = gpu::DeviceBuffer<uint8_t>(capacity);
+    receive_flags_ = gpu::DeviceBuffer<uint8_t>(capacity);
+  }
+  for (unsigned q = 0; q < p; ++q)
+    if (host_dense_peers_[q])
+      IRGL_CUDA_CHECK(cudaMemsetAsync(send_flags_.data() + from.host_begin[q], 0,
+                                      from.host_begin[q + 1] - from.host_begin[q], 0));
+  sides.send = {dense_peers_.data(), send_flags_.data()};
+  sides.receive = {dense_peers_.data() + p, receive_flags_.data()};
+  return sides;
+}
+
 void Exchange::send_payload(const Lists& from, const Lists& to, const void* values_out,
                             void* values_in, size_t value_bytes) {
   const unsigned p = parts();
   const auto* out = static_cast<const char*>(values_out);
   auto* in = static_cast<char*>(values_in);
+  const auto* dense_out = reinterpret_cast<const char*>(send_dense_.data());
+  auto* dense_in = reinterpret_cast<char*>(receive_dense_.data());
   IRGL_NCCL_CHECK(ncclGroupStart());
   for (unsigned q = 0; q < p; ++q) {
     if (q == part()) continue;
     const int peer = static_cast<int>(q);
-    if (const uint64_t sent = host_counts_[q]) {
-      const uint64_t at = from.host_begin[q];
-      IRGL_NCCL_CHECK(ncclSend(send_index_.data() + at, sent, ncclUint32, peer, comm_.nccl(), 0));
-      IRGL_NCCL_CHECK(ncclSend(out + at * value_bytes, sent * value_bytes, ncclUint8, peer,
+    const uint64_t sent = host_counts_[q], at_out = from.host_begin[q];
+    if (host_dense_peers_[q]) {
+      const uint64_t length = from.host_begin[q + 1] - at_out;
+      IRGL_NCCL_CHECK(ncclSend(dense_out + at_out * value_bytes, length * value_bytes, ncclUint8,
+                               peer, comm_.nccl(), 0));
+      IRGL_NCCL_CHECK(
+          ncclSend(send_flags_.data() + at_out, length, ncclUint8, peer, comm_.nccl(), 0));
+      bytes_sent_ += length * (value_bytes + 1);
+    } else if (sent) {
+      IRGL_NCCL_CHECK(
+          ncclSend(send_index_.data() + at_out, sent, ncclUint32, peer, comm_.nccl(), 0));
+      IRGL_NCCL_CHECK(ncclSend(out + at_out * value_bytes, sent * value_bytes, ncclUint8, peer,
                                comm_.nccl(), 0));
       bytes_sent_ += sent * (sizeof(uint32_t) + value_bytes);
     }
-    if (const uint64_t received = host_counts_[p + q]) {
-      const uint64_t at = to.host_begin[q];
+    const uint64_t received = host_counts_[p + q], at_in = to.host_begin[q];
+    if (host_dense_peers_[p + q]) {
+      const uint64_t length = to.host_begin[q + 1] - at_in;
+      IRGL_NCCL_CHECK(ncclRecv(dense_in + at_in * value_bytes, length * value_bytes, ncclUint8,
+                               peer, comm_.nccl(), 0));
       IRGL_NCCL_CHECK(
-          ncclRecv(receive_index_.data() + at, received, ncclUint32, peer, comm_.nccl(), 0));
-      IRGL_NCCL_CHECK(ncclRecv(in + at * value_bytes, received * value_bytes, ncclUint8, peer,
+          ncclRecv(receive_flags_.data() + at_in, length, ncclUint8, peer, comm_.nccl(), 0));
+    } else if (received) {
+      IRGL_NCCL_CHECK(
+          ncclRecv(receive_index_.data() + at_in, received, ncclUint32, peer, comm_.nccl(), 0));
+      IRGL_NCCL_CHECK(ncclRecv(in + at_in * value_bytes, received * value_bytes, ncclUint8, peer,
                                comm_.nccl(), 0));
     }
   }

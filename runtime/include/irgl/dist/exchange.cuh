@@ -3,7 +3,8 @@
 // kernel, the copies of a vertex that several parts hold are reduced to its
 // master (min, max or add) and the master's value is broadcast back; only
 // the entries whose value changed since the last sync travel, as (list
-// position, value) pairs, over NCCL.
+// position, value) pairs over NCCL, or, where most of a peer's list
+// changed, as a dense payload (every entry's value and a flag byte).
 //
 //   Exchange parts(comm, view);             // collective: the lists
 //   FieldCopies<uint32_t> level_copies;      // one per synchronised field
@@ -134,13 +135,49 @@ __global__ void select_entries(Select select, ListView list, uint32_t* index, V*
   }
 }
 
-template <class Apply, class V>
-__global__ void apply_entries(Apply apply, ListView list, const uint32_t* index, const V* values,
-                              const unsigned long long* counts) {
+// A dense payload (Exchange::pays_dense): every entry of a peer's list at
+// its position, with a flag byte saying whether it was sent and pushed.
+constexpr uint8_t kSentFlag = 1, kPushedFlag = 2;
+struct DensePayload {
+  const uint8_t* peers = nullptr;  // per peer: whether its payload is dense
+  uint8_t* flags = nullptr;        // per list entry
+};
+
+// The selected pairs of the dense peers spread to their positions (the
+// peers' flags zeroed before).
+template <class V>
+__global__ void spread_dense(ListView list, const uint32_t* index, const V* values,
+                             const unsigned long long* counts, DensePayload dense,
+                             V* dense_values) {
   const unsigned q = blockIdx.y;
+  if (!dense.peers[q]) return;
   const uint64_t first = list.begin[q];
   for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < counts[q];
        i += uint64_t(gridDim.x) * blockDim.x) {
+    const uint32_t sent = index[first + i];
+    const uint64_t entry = first + (sent & ~kPushedBit);
+    dense_values[entry] = values[first + i];
+    dense.flags[entry] = kSentFlag | ((sent & kPushedBit) ? kPushedFlag : 0);
+  }
+}
+
+// Applies what each peer sent: its pairs, or its dense payload's sent
+// entries.
+template <class Apply, class V>
+__global__ void apply_entries(Apply apply, ListView list, const uint32_t* index, const V* values,
+                              const unsigned long long* counts, DensePayload dense,
+                              const V* dense_values) {
+  const unsigned q = blockIdx.y;
+  const uint64_t first = list.begin[q];
+  const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
+  const uint64_t thread = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x;
+  if (dense.peers[q]) {
+    for (uint64_t entry = first + thread; entry < list.begin[q + 1]; entry += stride)
+      if (dense.flags[entry] & kSentFlag)
+        apply(entry, list.ids[entry], dense_values[entry], (dense.flags[entry] & kPushedFlag) != 0);
+    return;
+  }
+  for (uint64_t i = thread; i < counts[q]; i += stride) {
     const uint32_t sent = index[first + i];
     const uint64_t entry = first + (sent & ~kPushedBit);
     apply(entry, list.ids[entry], values[first + i], (sent & kPushedBit) != 0);
@@ -324,6 +361,19 @@ class Exchange : public lang::PartExchange {
   void move(const Lists& from, Select select, const Lists& to, Apply apply);
   // The send counts (device) to the peers, their counts back to the host.
   void exchange_counts();
+  // Whether `count` of a list segment's `length` entries travel smaller as
+  // a dense payload (a value and a flag byte per entry) than as pairs.
+  static bool pays_dense(uint64_t count, uint64_t length, size_t value_bytes) {
+    return count * (sizeof(uint32_t) + value_bytes) > length * (value_bytes + 1);
+  }
+  // Picks each peer's form from the counts (the same choice on both ends:
+  // entry i of one's list is entry i of the other's) and clears the flags
+  // of the dense peers' send segments.
+  struct DenseSides {
+    detail::DensePayload send, receive;
+    bool any_send = false;
+  };
+  DenseSides choose_dense(const Lists& from, const Lists& to, size_t value_bytes);
   void send_payload(const Lists& from, const Lists& to, const void* values_out, void* values_in,
                     size_t value_bytes);
   dim3 grid() const;
@@ -355,6 +405,11 @@ class Exchange : public lang::PartExchange {
   Lists mirrors_, masters_;
   gpu::DeviceBuffer<uint32_t> send_index_, receive_index_;
   gpu::DeviceBuffer<uint64_t> send_values_, receive_values_;  // 8 bytes per entry
+  // Dense payloads (allocated at their first use): values and flags per
+  // entry, and each peer's form (send[parts], then receive[parts]).
+  gpu::DeviceBuffer<uint64_t> send_dense_, receive_dense_;
+  gpu::DeviceBuffer<uint8_t> send_flags_, receive_flags_, dense_peers_;
+  gpu::PinnedBuffer<uint8_t> host_dense_peers_;
   gpu::DeviceBuffer<unsigned long long> counts_;  // send[parts], then receive[parts]
   gpu::PinnedBuffer<unsigned long long> host_counts_;
   const uint64_t* local_out_offsets_ = nullptr;
@@ -378,9 +433,16 @@ void Exchange::move(const Lists& from, Select select, const Lists& to, Apply app
                                           counts_.data());
   IRGL_CUDA_CHECK_LAUNCH();
   exchange_counts();
+  const DenseSides dense = choose_dense(from, to, sizeof(V));
+  if (dense.any_send) {
+    detail::spread_dense<<<grid(), 256>>>(from.view(), send_index_.data(), out, counts_.data(),
+                                          dense.send, reinterpret_cast<V*>(send_dense_.data()));
+    IRGL_CUDA_CHECK_LAUNCH();
+  }
   send_payload(from, to, out, in, sizeof(V));
   detail::apply_entries<<<grid(), 256>>>(apply, to.view(), receive_index_.data(), in,
-                                         counts_.data() + parts());
+                                         counts_.data() + parts(), dense.receive,
+                                         reinterpret_cast<const V*>(receive_dense_.data()));
   IRGL_CUDA_CHECK_LAUNCH();
 }
 
