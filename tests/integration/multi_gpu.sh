@@ -44,7 +44,10 @@ run() {
     echo "FAILED $app on $n GPUs, $input $*: the processes did not map the file"
     failures=$((failures + 1))
   else
-    echo "PASS $app on $n GPUs, $input $*"
+    # The payload forms the exchange chose (sparse pairs or dense), rank 0's.
+    local payloads
+    payloads=$(grep -o '[0-9]* payloads, [0-9]* dense' "$out.log" | head -1)
+    echo "PASS $app on $n GPUs, $input $*${payloads:+ ($payloads)}"
   fi
 }
 for app in ${APPS:-bfs sssp cc pr kcore}; do

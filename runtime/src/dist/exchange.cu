@@ -232,12 +232,15 @@ void Exchange::send_payload(const Lists& from, const Lists& to, const void* valu
       IRGL_NCCL_CHECK(
           ncclSend(send_flags_.data() + at_out, length, ncclUint8, peer, comm_.nccl(), 0));
       bytes_sent_ += length * (value_bytes + 1);
+      ++payloads_sent_;
+      ++dense_payloads_sent_;
     } else if (sent) {
       IRGL_NCCL_CHECK(
           ncclSend(send_index_.data() + at_out, sent, ncclUint32, peer, comm_.nccl(), 0));
       IRGL_NCCL_CHECK(ncclSend(out + at_out * value_bytes, sent * value_bytes, ncclUint8, peer,
                                comm_.nccl(), 0));
       bytes_sent_ += sent * (sizeof(uint32_t) + value_bytes);
+      ++payloads_sent_;
     }
     const uint64_t received = host_counts_[p + q], at_in = to.host_begin[q];
     if (host_dense_peers_[p + q]) {

@@ -42,6 +42,15 @@ std::vector<double> slowest_computation(dist::Comm& comm,
   return ms;
 }
 
+// The computation of a run averaged over the parts: against the slowest
+// part's, how much of it is imbalance. Collective.
+double mean_computation(dist::Comm& comm, const std::vector<dist::Exchange::Superstep>& steps) {
+  double ms = 0;
+  for (const dist::Exchange::Superstep& step : steps) ms += step.computation_ms;
+  const uint64_t total_ns = comm.all_reduce(static_cast<uint64_t>(ms * 1e6), dist::Combine::sum);
+  return total_ns * 1e-6 / comm.size();
+}
+
 }  // namespace
 
 dist::Exchange& exchange_of(const CudaRun& run) {
@@ -183,6 +192,7 @@ double PartsTarget::run() {
   last_exchange_ms_ = exchange_->exchange_ms();
   last_supersteps_ = exchange_->supersteps();
   slowest_computation_ = slowest_computation(*comm_, last_supersteps_);
+  mean_computation_ms_ = mean_computation(*comm_, last_supersteps_);
   comm_->barrier();
   return ms;
 }
@@ -209,7 +219,8 @@ std::string PartsTarget::run_summary() const {
   std::ostringstream line;
   line << "parts: " << exchange_->parts() << " (" << to_string(policy_) << "), this part "
        << part_edges_ << " edges, " << exchange_->mirror_entries() << " mirrors, "
-       << exchange_->bytes_sent() << " bytes sent in all runs; exchanges "
+       << exchange_->bytes_sent() << " bytes sent in all runs (" << exchange_->payloads_sent()
+       << " payloads, " << exchange_->dense_payloads_sent() << " dense); exchanges "
        << exchange_->exchanges() << ", " << last_exchange_ms_ << " ms of the run's "
        << last_run_ms_ << " ms";
   // Paper 001's split per round: the totals, and each superstep's
@@ -231,7 +242,8 @@ std::string PartsTarget::run_summary() const {
   double slowest = 0;
   for (const double ms : slowest_computation_) slowest += ms;
   line << std::setprecision(6) << "\nslowest part: computation " << slowest
-       << " ms; each superstep's:" << std::setprecision(3);
+       << " ms (the parts' mean " << mean_computation_ms_ << " ms); each superstep's:"
+       << std::setprecision(3);
   for (size_t i = 0; i < std::min(kListed, slowest_computation_.size()); ++i)
     line << ' ' << slowest_computation_[i];
   if (slowest_computation_.size() > kListed) line << " ...";

@@ -314,6 +314,10 @@ class Exchange : public lang::PartExchange {
 
   // Bytes sent by this part since construction (payload, not counts).
   uint64_t bytes_sent() const { return bytes_sent_; }
+  // Payloads (one per peer and move that sent anything) since construction,
+  // and how many of them went in the dense form.
+  uint64_t payloads_sent() const { return payloads_sent_; }
+  uint64_t dense_payloads_sent() const { return dense_payloads_sent_; }
 
   // The GPU time of the exchanges since start_run(): every sync, share of
   // pushes, sum of sizes and reduction, from its first kernel to its last
@@ -413,7 +417,7 @@ class Exchange : public lang::PartExchange {
   gpu::DeviceBuffer<unsigned long long> counts_;  // send[parts], then receive[parts]
   gpu::PinnedBuffer<unsigned long long> host_counts_;
   const uint64_t* local_out_offsets_ = nullptr;
-  uint64_t bytes_sent_ = 0;
+  uint64_t bytes_sent_ = 0, payloads_sent_ = 0, dense_payloads_sent_ = 0;
   // Pipes whose pushes no sync has carried yet, and marks bitmaps that hold
   // marks until their pipe's swap.
   std::vector<lang::PushedVertices> pending_pushes_;

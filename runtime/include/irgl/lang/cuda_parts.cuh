@@ -61,6 +61,7 @@ class PartsTarget : public CudaTarget {
   double last_run_ms_ = 0, last_exchange_ms_ = 0;  // this part's, for run_summary
   std::vector<dist::Exchange::Superstep> last_supersteps_;
   std::vector<double> slowest_computation_;  // each superstep's, over the parts
+  double mean_computation_ms_ = 0;           // the run's, averaged over the parts
 };
 
 // The exchange of a multi-GPU run (CudaRun::parts).
