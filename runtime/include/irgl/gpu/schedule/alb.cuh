@@ -128,11 +128,11 @@ struct HugeItemsAgent : AgentBase<B, Body, Counters> {
 //===----------------------------------------------------------------------===//
 // Row tiles: topology-driven loops whose vertices accumulate over their
 // edges (spmv, pull pagerank). The rows and their edges are cut into tiles
-// of equal cost (a row kRowTileRowCost units, an edge one), so every tile
-// holds about as much work whatever the degrees; a tile runs pre() for its
-// rows, splits their edges over the block's threads in equal contiguous
-// shares (share_walk), reduces each row's partials in shared memory and
-// runs post(). A row longer than ALB's threshold goes to the huge list and
+// of equal cost (a row AlbTuning::kRowTileRowCost units, an edge one), so
+// every tile holds about as much work whatever the degrees; a tile runs
+// pre() for its rows, splits their edges over the block's threads in equal
+// contiguous shares (share_walk), reduces each row's partials in shared
+// memory and runs post(). A row longer than ALB's threshold goes to the huge list and
 // the whole grid, so a tile's work is its units plus at most one long row.
 // TWC would give each warp a row at a time: web graphs cluster rows of
 // 100-250 edges, and one warp walking 32 of them one after another set the
@@ -164,21 +164,13 @@ constexpr uint32_t row_tile_rows_per_thread() {
   constexpr uint64_t fit = (24 * 1024) / (row_bytes * BlockThreads);
   return fit >= 2 ? 2 : 1;
 }
-// A row costs kRowTileRowCost units of a tile, an edge one: a tile of rows
-// averaging d edges holds about units / (d + 4) rows, so that the per-row
-// work (pre(), the scan, post()) and the per-tile barriers are spread over
-// enough edges (with rows and edges one unit each, RMAT's tiles held 60
-// rows of 16 edges, a few edges per thread per tile).
-inline constexpr uint32_t kRowTileRowCost = 4;
 // A tile's largest number of units (row_tile_units_for picks fewer on small
 // graphs): its rows then number at most rows_per_thread * B.
-template <int BlockThreads, class Body>
+template <int BlockThreads, class Body, class Tuning>
 constexpr uint32_t row_tile_units() {
-  return kRowTileRowCost * (BlockThreads * row_tile_rows_per_thread<BlockThreads, Body>() - 1);
+  return Tuning::kRowTileRowCost *
+         (BlockThreads * row_tile_rows_per_thread<BlockThreads, Body>() - 1);
 }
-// Edges a thread of a row tile takes per step of its walk (share_walk):
-// their edge() calls run back to back, so their loads overlap.
-inline constexpr uint32_t kRowTileEdgeIlp = 4;
 
 #if defined(__CUDACC__)
 // The end of each row's edges counted from row 0's first edge, as
@@ -195,14 +187,14 @@ struct RowEnds {
 // The cut: first_rows[t] for t in [0, tiles], the first row of tile t
 // (index.h: row_tile_first_row); first_rows[tiles] == rows. A thread per
 // entry. Set-up, not a schedule phase: it runs no Body code.
-template <int BlockThreads, class Body>
+template <int BlockThreads, class Body, class Tuning>
 __global__ void __launch_bounds__(BlockThreads)
     row_tile_starts_kernel(Body body, uint32_t rows, uint32_t units, uint64_t tiles,
                            uint32_t* first_rows) {
   const RowEnds<Body> ends{&body, body.edges_begin(0)};
   for (uint64_t t = global_thread(); t <= tiles; t += grid_threads())
     first_rows[t] =
-        static_cast<uint32_t>(row_tile_first_row(t, units, kRowTileRowCost, ends, rows));
+        static_cast<uint32_t>(row_tile_first_row(t, units, Tuning::kRowTileRowCost, ends, rows));
 }
 #endif
 
@@ -228,7 +220,8 @@ struct RowTilesStorage {
 // NoHugeList where no row can be that long). The rows of a tile are
 // kRowsPerThread consecutive rows per thread (the scan's arrangement). Per
 // tile: a barrier after the scan, one after the edges, one after post().
-template <int B, class Body, class Counters, class Huge>
+// Tuning: AlbTuning's members (index.h).
+template <int B, class Body, class Counters, class Huge, class Tuning>
 struct RowTilesAgent : AgentBase<B, Body, Counters> {
   using TempStorage = RowTilesStorage<B, Body>;
   using Base = AgentBase<B, Body, Counters>;
@@ -237,6 +230,7 @@ struct RowTilesAgent : AgentBase<B, Body, Counters> {
   using Base::body;
   using Base::counters;
   static constexpr uint32_t kRowsPerThread = TempStorage::kRowsPerThread;
+  static constexpr uint32_t kEdgeIlp = Tuning::kRowTileEdgeIlp;
 
 #if defined(__CUDACC__)
   TempStorage& temp;
@@ -311,7 +305,7 @@ struct RowTilesAgent : AgentBase<B, Body, Counters> {
   // shared atomic. A row costs a store, an edge no search and no shuffle.
   // (Lanes on consecutive edges instead coalesce the loads but pay a search
   // and a warp-wide combine whenever a lane changes rows: every step on rows
-  // of ~10 edges.) A step takes kRowTileEdgeIlp edges, whose edge() calls
+  // of ~10 edges.) A step takes kEdgeIlp edges, whose edge() calls
   // start from identity() and run back to back before they are folded in
   // order: one edge at a time, each step waited for its loads.
   __device__ void share_walk(VertexId first, uint32_t rows, uint32_t total) {
@@ -330,11 +324,11 @@ struct RowTilesAgent : AgentBase<B, Body, Counters> {
         partial = Body::identity();
       }
     };
-    auto step = [&](uint32_t k, auto full) {  // the share's edges [k, k + kRowTileEdgeIlp)
-      uint32_t edge_row[kRowTileEdgeIlp];
-      Accum edge_accum[kRowTileEdgeIlp];
+    auto step = [&](uint32_t k, auto full) {  // the share's edges [k, k + kEdgeIlp)
+      uint32_t edge_row[kEdgeIlp];
+      Accum edge_accum[kEdgeIlp];
 #pragma unroll
-      for (uint32_t j = 0; j < kRowTileEdgeIlp; ++j) {
+      for (uint32_t j = 0; j < kEdgeIlp; ++j) {
         if ((full || k + j < share_end) && k + j >= cursor_end) {
           cursor = row_after(rows, total, cursor, k + j);
           cursor_end = packed_end(rows, total, cursor);
@@ -342,7 +336,7 @@ struct RowTilesAgent : AgentBase<B, Body, Counters> {
         edge_row[j] = cursor;
       }
 #pragma unroll
-      for (uint32_t j = 0; j < kRowTileEdgeIlp; ++j) {
+      for (uint32_t j = 0; j < kEdgeIlp; ++j) {
         edge_accum[j] = Body::identity();
         if (!full && k + j >= share_end) continue;
         const uint32_t r = edge_row[j];
@@ -351,7 +345,7 @@ struct RowTilesAgent : AgentBase<B, Body, Counters> {
         counters.edges(1);
       }
 #pragma unroll
-      for (uint32_t j = 0; j < kRowTileEdgeIlp; ++j) {
+      for (uint32_t j = 0; j < kEdgeIlp; ++j) {
         if (!full && k + j >= share_end) continue;
         if (edge_row[j] != row) {  // row ended inside the share
           finish_row(true);
@@ -362,7 +356,7 @@ struct RowTilesAgent : AgentBase<B, Body, Counters> {
       }
     };
     uint32_t k = share_begin;
-    for (; k + kRowTileEdgeIlp <= share_end; k += kRowTileEdgeIlp) step(k, std::true_type{});
+    for (; k + kEdgeIlp <= share_end; k += kEdgeIlp) step(k, std::true_type{});
     if (k < share_end) step(k, std::false_type{});
     finish_row(cursor_end <= share_end);  // row == cursor now
   }
@@ -453,24 +447,24 @@ struct Alb : EdgePolicy<B, Alb<B, Tuning>> {
   static void run_row_tiles(const Body& body, uint32_t rows, StateT& state,
                             const RunOptions& options) {
     using Counters = typename StateT::Counters;
-    using SettingAside = RowTilesAgent<B, Body, Counters, HugeList<Body>>;
+    using SettingAside = RowTilesAgent<B, Body, Counters, HugeList<Body>, Tuning>;
     if (rows == 0) return;
     const unsigned blocks =
         state.grid(agent_kernel<SettingAside, const uint32_t*, uint64_t, HugeList<Body>>, B);
     const uint64_t edges = body.edge_count();
-    const uint64_t units = row_tile_units_for(rows, edges, kRowTileRowCost, blocks, 2 * B,
-                                              row_tile_units<B, Body>());
-    const uint64_t tiles = row_tile_count(rows, edges, units, kRowTileRowCost);
+    const uint64_t units = row_tile_units_for(rows, edges, Tuning::kRowTileRowCost, blocks,
+                                              2 * B, row_tile_units<B, Body, Tuning>());
+    const uint64_t tiles = row_tile_count(rows, edges, units, Tuning::kRowTileRowCost);
     const uint32_t* first_rows =
         state.first_rows(body.edge_layout(), rows, edges, units, tiles, [&](uint32_t* starts) {
-          detail::launch_plain(state, options, row_tile_starts_kernel<B, Body>, B, body, rows,
+          detail::launch_plain(state, options, row_tile_starts_kernel<B, Body, Tuning>, B, body, rows,
                                uint32_t(units), tiles, starts);
         });
     const uint64_t threshold =
         alb_threshold_of(options, uint64_t(blocks) * B, true, Tuning::kThresholdCap);
     if (!alb_inspects(body.max_degree(), threshold)) {  // no row is huge
-      launch_agent<RowTilesAgent<B, Body, Counters, NoHugeList>>(state, options, "rows", body,
-                                                                 first_rows, tiles, NoHugeList{});
+      launch_agent<RowTilesAgent<B, Body, Counters, NoHugeList, Tuning>>(
+          state, options, "rows", body, first_rows, tiles, NoHugeList{});
       return;
     }
     ItemArrays<Body> items = state.items(rows);

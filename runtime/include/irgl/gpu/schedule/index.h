@@ -109,6 +109,16 @@ struct AlbTuning {
   // TWC's block bin reduces them in the block (cnr-2000 pr: 51.5 ms at the
   // cap, 15.8 without).
   static constexpr uint64_t kThresholdCap = 16384;
+  // Row tiles (alb.cuh): a row costs kRowTileRowCost units of a tile, an
+  // edge one, so a tile of rows averaging d edges holds about
+  // units / (d + 4) rows and the per-row work (pre(), the scan, post()) and
+  // the per-tile barriers are spread over enough edges (with rows and edges
+  // one unit each, RMAT's tiles held 60 rows of 16 edges, a few edges per
+  // thread per tile).
+  static constexpr uint32_t kRowTileRowCost = 4;
+  // Edges a thread of a row tile takes per step of its walk (share_walk):
+  // their edge() calls run back to back, so their loads overlap.
+  static constexpr uint32_t kRowTileEdgeIlp = 4;
 };
 
 // ALB's threshold: `requested`, or by default the number of threads the TWC

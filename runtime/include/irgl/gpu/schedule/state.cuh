@@ -159,7 +159,7 @@ class State {
   // `units`. Unless an earlier launch made that cut, `cut(first_rows)`
   // makes it (launches the kernel that writes it), so a loop run every
   // iteration (pr) cuts its rows once. The cut only balances: a tile of a
-  // stale one still holds at most units / kRowTileRowCost + 1 rows,
+  // stale one still holds at most units / AlbTuning::kRowTileRowCost + 1 rows,
   // whatever the degrees.
   template <class Cut>
   const uint32_t* first_rows(const void* layout, uint64_t rows, uint64_t edges, uint64_t units,
