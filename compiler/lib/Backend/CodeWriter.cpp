@@ -308,10 +308,10 @@ void write_driver(CodeWriter& out, const Module& module, bool with_defaults,
   out.close();
 }
 
-void write_program_parameters(CodeWriter& out, const Module& module) {
+void write_path_length_bounds(CodeWriter& out, const Module& module) {
   const Driver& driver = module.driver;
   // In the program's namespace, where the field's type may be the file's own
-  // alias: main reads these.
+  // alias: main or the library entry reads these.
   for (const PathLengthField& field : driver.path_length_fields) {
     out.line();
     out.comment("The largest path length '" + field.name + "' holds below INF (path_lengths_fit(" +
@@ -319,6 +319,25 @@ void write_program_parameters(CodeWriter& out, const Module& module) {
     out.line("constexpr uint64_t irgl_largest_path_in_" + field.name +
              " = irgl::lang::largest_path_length<" + field.element_type + ">();");
   }
+}
+
+void write_graph_requirements(CodeWriter& out, const Module& module,
+                              const std::string& description) {
+  const Driver& driver = module.driver;
+  if (!driver.input_requirements.empty() || !driver.path_length_fields.empty())
+    out.comment("What " + module.program_name + " requires of its graph (require() in the " +
+                "program at " + where(driver.loc) + ").");
+  for (const std::string& requirement : driver.input_requirements)
+    out.line(description + ".requirements.push_back(irgl::lang::Input::" + requirement + ");");
+  for (const PathLengthField& field : driver.path_length_fields)
+    out.line(description + ".path_length_fields.push_back({\"" + field.name + "\", \"" +
+             field.element_type + "\", " + program_namespace(module) + "::irgl_largest_path_in_" +
+             field.name + "});");
+}
+
+void write_program_parameters(CodeWriter& out, const Module& module) {
+  const Driver& driver = module.driver;
+  write_path_length_bounds(out, module);
   if (driver.params.empty()) return;
   out.line();
   out.comment("The driver's parameters, with their defaults from " + where(driver.loc) +
@@ -360,15 +379,7 @@ void write_program_main(CodeWriter& out, const Module& module, const std::string
                         : module.graph_needs.weights == GraphNeeds::Weights::float32 ? "float32"
                                                                                       : "none";
   out.line(std::string("irgl_program.weights = irgl::WeightType::") + weights + ";");
-  if (!driver.input_requirements.empty() || !driver.path_length_fields.empty())
-    out.comment("What " + module.program_name + " requires of its graph (require() in the " +
-                "program at " + where(driver.loc) + ").");
-  for (const std::string& requirement : driver.input_requirements)
-    out.line("irgl_program.requirements.push_back(irgl::lang::Input::" + requirement + ");");
-  for (const PathLengthField& field : driver.path_length_fields)
-    out.line("irgl_program.path_length_fields.push_back({\"" + field.name + "\", \"" +
-             field.element_type + "\", " + program_namespace(module) + "::irgl_largest_path_in_" +
-             field.name + "});");
+  write_graph_requirements(out, module, "irgl_program");
   for (const ProgramParam& param : driver.params) {
     out.line("irgl_program.parameters.push_back({\"" + param.var.name +
              "\", irgl::lang::ProgramParameter::Type::" + param.value_kind + ", &irgl_params." +

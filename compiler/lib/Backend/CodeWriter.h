@@ -122,9 +122,16 @@ void write_task_variables(CodeWriter& out, const VertexLoop& loop, bool with_end
 // "for (Edge e : g.out_edges(n))"
 std::string edge_loop_header(const EdgeLoop& edge);
 
-// For --emit=program, in the program's namespace: struct irgl_parameters,
-// the driver's parameters with their defaults (evaluated there, where the
-// program's own names are), which main() reads the options into.
+// The constants irgl_largest_path_in_FIELD of path_lengths_fit(FIELD).
+void write_path_length_bounds(CodeWriter& out, const Module& module);
+// Statements that add the program's require() to the ProgramDescription
+// named `description` (with a comment saying where they come from).
+void write_graph_requirements(CodeWriter& out, const Module& module,
+                              const std::string& description);
+// For --emit=program, in the program's namespace: the path-length bounds
+// and struct irgl_parameters, the driver's parameters with their defaults
+// (evaluated there, where the program's own names are), which main() reads
+// the options into.
 void write_program_parameters(CodeWriter& out, const Module& module);
 // main() for --emit=program: the ProgramDescription and a call to
 // run_program with `target_expression` (a ProgramTarget).

@@ -77,7 +77,10 @@ GeneratedCode generate_cpu(const Module& module, const BackendOptions& options) 
   out.line("#define IRGL_GENERATED_CODE");
   out.line("#include <irgl.h>");
   out.line("#include <irgl/lang/cpu_target.h>");
-  if (library) out.line("#include \"" + options.header_name + "\"");
+  if (library) {
+    out.line("#include <irgl/lang/library_checks.h>");
+    out.line("#include \"" + options.header_name + "\"");
+  }
   write_user_includes(out, module);
   out.line();
   out.line("namespace " + program_namespace(module) + " {");
@@ -88,6 +91,7 @@ GeneratedCode generate_cpu(const Module& module, const BackendOptions& options) 
   GeneratedCode code;
   if (library) {
     const std::vector<std::string> outputs = collect_outputs(module);
+    write_path_length_bounds(out, module);
     write_library_entry(out, module, outputs, library_target(Target::cpu));
     code.header = write_library_header(module, options, outputs, library_target(Target::cpu));
   } else {

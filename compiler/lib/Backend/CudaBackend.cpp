@@ -55,7 +55,10 @@ GeneratedCode generate_cuda(const Module& module, const BackendOptions& options)
   out.line(has_outlined_loops(module) ? "#include <irgl/gpu/schedule/outline.cuh>"
                         : "#include <irgl/gpu/schedule/schedules.cuh>");
   out.line("#include <irgl/lang/cuda.cuh>");
-  if (library) out.line("#include \"" + options.header_name + "\"");
+  if (library) {
+    out.line("#include <irgl/lang/library_checks.h>");
+    out.line("#include \"" + options.header_name + "\"");
+  }
   else if (options.many_gpus) out.line("#include <irgl/lang/cuda_parts.cuh>");
   else out.line("#include <irgl/lang/cuda_target.cuh>");
   for (const std::string& header : options.schedule_headers)

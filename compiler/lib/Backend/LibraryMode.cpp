@@ -61,6 +61,35 @@ std::vector<GraphCheck> graph_checks(const Module& module, const LibraryTarget& 
   };
 }
 
+bool has_requirements(const Module& module) {
+  return !module.driver.input_requirements.empty() || !module.driver.path_length_fields.empty();
+}
+
+// "symmetric, path_lengths_fit(dist)"
+std::string requirement_list(const Module& module) {
+  std::vector<std::string> names = module.driver.input_requirements;
+  for (const PathLengthField& field : module.driver.path_length_fields)
+    names.push_back("path_lengths_fit(" + field.name + ")");
+  return comma_separated(names);
+}
+
+// The caller's graph against the program's require() (where the target can
+// read it) and each vertex parameter against the graph: no load or option
+// parser stands between them and the driver.
+void write_input_checks(CodeWriter& out, const Module& module, const LibraryTarget& target) {
+  const std::string name = module.program_name;
+  if (target.checks_requirements && has_requirements(module)) {
+    out.line("irgl::lang::ProgramDescription irgl_requirements;");
+    out.line("irgl_requirements.name = \"" + name + "\";");
+    write_graph_requirements(out, module, "irgl_requirements");
+    out.line("irgl::lang::check_library_graph(irgl_requirements, irgl_graph);");
+  }
+  for (const ProgramParam& param : module.driver.params)
+    if (param.is_node)
+      out.line("irgl::lang::check_library_vertex(\"" + name + "\", \"" + param.var.name + "\", " +
+               param.var.name + ", irgl_graph.num_vertices());");
+}
+
 }  // namespace
 
 const LibraryTarget& library_target(Target target) {
@@ -77,7 +106,7 @@ const LibraryTarget& library_target(Target target) {
   static const LibraryTarget cpu{
       "irgl::CsrGraph", "irgl/graph/csr_graph.h", "on the host", "in host memory, sequentially",
       "has_transpose()", "CsrGraph::build_transpose()", "weight_type",
-      "const Graph irgl_view = view_of(irgl_graph);", "", "irgl_view", "", ".values()"};
+      "const Graph irgl_view = view_of(irgl_graph);", "", "irgl_view", "", ".values()", true};
   return target == Target::cuda ? cuda : cpu;
 }
 
@@ -110,6 +139,11 @@ std::string write_library_header(const Module& module, const BackendOptions& opt
   std::string needs;
   for (const GraphCheck& check : graph_checks(module, target))
     if (check.needed) needs += " " + check.note;
+  if (has_requirements(module))
+    needs += target.checks_requirements
+                 ? " It refuses a graph that breaks its require() (" + requirement_list(module) + ")."
+                 : " Its graph must meet its require() (" + requirement_list(module) +
+                       "): run() does not check the edges on the GPU.";
   out.comment("Runs " + module.program_name + " (" + display_file_name(module.source_file) +
               ") on a graph " + target.graph_where + "." + needs);
   out.comment("Throws std::invalid_argument when the graph lacks what the program reads.");
@@ -128,6 +162,7 @@ void write_library_entry(CodeWriter& out, const Module& module, const std::vecto
       out.line("if (" + check.condition + ") throw std::invalid_argument(\"" + module.program_name +
                " needs " + check.what + "\");");
   const bool has_graph = !module.driver.graph_param.empty();
+  if (has_graph) write_input_checks(out, module, target);
   const std::string& setup = has_graph ? target.run_setup : target.run_setup_without_graph;
   if (!setup.empty()) out.line(setup);
   std::vector<std::string> args{has_graph ? target.graph_argument : ""};  // empty ones are left out

@@ -29,6 +29,9 @@ struct LibraryTarget {
   std::string graph_argument;   // the driver's graph argument
   std::string run_argument;     // the driver's last argument (empty: none)
   std::string read_field;       // appended to a field's name to copy it out
+  // Whether the entry checks the graph against the program's require()
+  // (the host can read a CsrGraph; a DeviceGraph's edges are on the GPU).
+  bool checks_requirements = false;
 };
 
 // How library mode reads `target`'s graph and outputs.

@@ -1,0 +1,113 @@
+#include "irgl/lang/library_checks.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "irgl/support/error.h"
+#include "requirements.h"
+
+namespace irgl::lang {
+namespace {
+
+// Each vertex's out-neighbours in ascending order: the graph's own lists
+// where they all are sorted, else a sorted copy.
+class SortedLists {
+ public:
+  explicit SortedLists(const CsrGraph& graph) : graph_(graph) {
+    if (all_sorted(graph)) return;
+    copy_ = graph.out_targets;
+    for (uint64_t v = 0; v < graph.num_vertices(); ++v)
+      std::sort(copy_.begin() + graph.out_offsets[v], copy_.begin() + graph.out_offsets[v + 1]);
+  }
+  static bool all_sorted(const CsrGraph& graph) {
+    for (uint64_t v = 0; v < graph.num_vertices(); ++v)
+      if (!std::is_sorted(graph.out_targets.begin() + graph.out_offsets[v],
+                          graph.out_targets.begin() + graph.out_offsets[v + 1]))
+        return false;
+    return true;
+  }
+  const VertexId* begin(uint64_t v) const { return targets() + graph_.out_offsets[v]; }
+  const VertexId* end(uint64_t v) const { return targets() + graph_.out_offsets[v + 1]; }
+  bool has_edge(uint64_t from, VertexId to) const {
+    return std::binary_search(begin(from), end(from), to);
+  }
+
+ private:
+  const VertexId* targets() const {
+    return copy_.empty() ? graph_.out_targets.data() : copy_.data();
+  }
+  const CsrGraph& graph_;
+  std::vector<VertexId> copy_;
+};
+
+[[noreturn]] void refuse(const ProgramDescription& description, const char* requirement,
+                         const std::string& why, const char* fix) {
+  throw std::invalid_argument(description.name + " requires a graph " + requirement + " (its " +
+                              "require()): " + why + "; " + fix);
+}
+
+std::string edge(uint64_t from, uint64_t to) {
+  return "edge " + std::to_string(from) + " -> " + std::to_string(to);
+}
+
+void check_symmetric(const ProgramDescription& description, const CsrGraph& graph,
+                     const SortedLists& lists) {
+  for (uint64_t v = 0; v < graph.num_vertices(); ++v)
+    for (const VertexId* u = lists.begin(v); u != lists.end(v); ++u)
+      if (!lists.has_edge(*u, static_cast<VertexId>(v)))
+        refuse(description, "that is symmetric", edge(v, *u) + " has no reverse",
+               "build it with BuildOptions::symmetrize");
+}
+
+void check_no_self_loops(const ProgramDescription& description, const CsrGraph& graph) {
+  for (uint64_t v = 0; v < graph.num_vertices(); ++v)
+    for (uint64_t e = graph.out_offsets[v]; e < graph.out_offsets[v + 1]; ++e)
+      if (graph.out_targets[e] == v)
+        refuse(description, "without self-loops", edge(v, v) + " is one",
+               "build it with BuildOptions::drop_self_loops");
+}
+
+void check_no_duplicates(const ProgramDescription& description, const CsrGraph& graph,
+                         const SortedLists& lists) {
+  for (uint64_t v = 0; v < graph.num_vertices(); ++v)
+    if (const VertexId* twin = std::adjacent_find(lists.begin(v), lists.end(v));
+        twin != lists.end(v))
+      refuse(description, "without repeated edges", edge(v, *twin) + " appears twice",
+             "build it with BuildOptions::drop_duplicates");
+}
+
+void check_sorted(const ProgramDescription& description, const CsrGraph& graph) {
+  if (!SortedLists::all_sorted(graph))
+    refuse(description, "with sorted adjacency lists", "some vertex's list is not",
+           "build it with BuildOptions::sort_adjacency");
+}
+
+bool requires_any(const ProgramDescription& description, std::initializer_list<Input> any) {
+  for (Input requirement : description.requirements)
+    if (std::find(any.begin(), any.end(), requirement) != any.end()) return true;
+  return false;
+}
+
+}  // namespace
+
+void check_library_graph(const ProgramDescription& description, const CsrGraph& graph) {
+  if (requires_any(description, {Input::symmetric, Input::no_duplicates, Input::simple})) {
+    const SortedLists lists(graph);
+    if (requires_any(description, {Input::symmetric, Input::simple}))
+      check_symmetric(description, graph, lists);
+    if (requires_any(description, {Input::no_duplicates, Input::simple}))
+      check_no_duplicates(description, graph, lists);
+  }
+  if (requires_any(description, {Input::no_self_loops, Input::simple}))
+    check_no_self_loops(description, graph);
+  if (requires_any(description, {Input::sorted})) check_sorted(description, graph);
+  try {
+    check_requirements(description, graph, "the graph");
+  } catch (const InputError& error) {
+    throw std::invalid_argument(error.what());
+  }
+}
+
+}  // namespace irgl::lang
