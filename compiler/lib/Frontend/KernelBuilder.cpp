@@ -620,6 +620,18 @@ std::string closure_type_problem(QualType type, FrontendContext& context) {
   return "";
 }
 
+// Whether a captured driver variable holds the same value in every process
+// of a multi-GPU run: a program parameter (each process parses the same
+// command line; a random vertex comes from a shared seed) or a const
+// initialised by a constant expression. A local computed from the graph
+// (g.num_edges() is the part's) may differ.
+bool same_in_every_process(const VarDecl* var, const ASTContext& ast) {
+  if (isa<ParmVarDecl>(var)) return true;
+  const Expr* init = var->getInit();
+  return var->getType().isConstQualified() && init && !init->isValueDependent() &&
+         init->isEvaluatable(ast);
+}
+
 }  // namespace
 
 //===----------------------------------------------------------------------===//
@@ -1239,6 +1251,7 @@ std::optional<Kernel> KernelBuilder::build_for_all_nodes(const CallExpr* call,
                      "this name; choose another name");
     kernel.params.push_back({ParamKind::scalar,
                              {var->getNameAsString(), context_.type_name(type.getUnqualifiedType())}});
+    kernel.captures_alike = kernel.captures_alike && same_in_every_process(var, context_.ast());
     scope.per_thread.insert(var);
     captured.push_back(var->getNameAsString());
   }

@@ -45,12 +45,22 @@ bool at_copy(const Kernel& kernel, const FieldAccess& access) {
   return !access.at_loop_vertex || kernel.loop.domain == VertexDomain::worklist;
 }
 
+// Whether a kernel's scalar parameters are the same on every GPU: a
+// for_all_nodes body's captures when they are (KernelBuilder); a named
+// kernel's arguments are driver expressions, which may not be.
+bool scalars_alike(const Kernel& kernel) {
+  if (kernel.from_for_all_nodes) return kernel.captures_alike;
+  return std::none_of(kernel.params.begin(), kernel.params.end(),
+                      [](const KernelParam& param) { return param.kind == ParamKind::scalar; });
+}
+
 // A loop over every vertex whose writes are assignments at its own vertex
-// from values every GPU has alike (a run-time scalar, the vertex id).
+// from values every GPU has alike (a program parameter, a constant, the
+// vertex id).
 bool same_at_every_copy(const Kernel& kernel) {
   if (kernel.loop.domain != VertexDomain::all_nodes || kernel.loop.edge_loop ||
       kernel.loop_uses_graph || !kernel.prologue.empty() || !kernel.reductions_used.empty() ||
-      !kernel.worklists_pushed.empty())
+      !kernel.worklists_pushed.empty() || !scalars_alike(kernel))
     return false;
   return std::all_of(kernel.field_accesses.begin(), kernel.field_accesses.end(),
                      [](const FieldAccess& access) {
@@ -69,22 +79,26 @@ class PartSyncPass : public Pass {
 
   void run(Module& module, const PassOptions& options, DiagnosticPrinter& diagnostics) override {
     if (!options.many_gpus) return;
-    std::set<std::string> read_at_copies;
+    std::set<std::string> read_at_copies, written_at_copies;
     for (const Kernel& kernel : module.kernels)
-      for (const FieldAccess& access : kernel.field_accesses)
-        if ((access.update == FieldUpdate::none || access.result_used) && at_copy(kernel, access))
+      for (const FieldAccess& access : kernel.field_accesses) {
+        if (!at_copy(kernel, access)) continue;
+        if (access.update == FieldUpdate::none || access.result_used)
           read_at_copies.insert(access.field);
+        if (access.update != FieldUpdate::none) written_at_copies.insert(access.field);
+      }
     for (const Field& field : module.fields)
       if (!field.per_vertex)
         diagnostics.error(field.loc, "Array '" + field.name +
                                          "' is not supported with --gpus=many: only vertex data "
                                          "(NodeData) is split over the GPUs");
-    for (Kernel& kernel : module.kernels) plan(kernel, read_at_copies, diagnostics);
+    for (Kernel& kernel : module.kernels)
+      plan(kernel, read_at_copies, written_at_copies, diagnostics);
   }
 
  private:
   void plan(Kernel& kernel, const std::set<std::string>& read_at_copies,
-            DiagnosticPrinter& diagnostics) {
+            const std::set<std::string>& written_at_copies, DiagnosticPrinter& diagnostics) {
     if (kernel.loop.domain == VertexDomain::tasks) {
       diagnostics.error(kernel.loc, "task pools are not supported with --gpus=many (kernel '" +
                                         kernel.name + "')");
@@ -124,13 +138,17 @@ class PartSyncPass : public Pass {
         sync.reduce = true;
       }
     }
+    // A kernel that runs at every copy writes every field it writes there,
+    // so each one with copies anywhere (read or written at a copy by some
+    // kernel) is recorded as synced: a later add at a copy sends its change
+    // since then, not the value this kernel wrote.
     const bool agree = same_at_every_copy(kernel);
     for (const std::string& field : kernel.fields_used) {
       auto it = syncs.find(field);
       if (it == syncs.end()) continue;
       PartSync& sync = it->second;
       sync.broadcast = read_at_copies.count(field) > 0;
-      if (agree && sync.broadcast) {
+      if (agree && (sync.broadcast || written_at_copies.count(field) > 0)) {
         sync.broadcast = false;
         sync.copies_agree = kernel.runs_at_every_copy = true;
       }

@@ -299,6 +299,10 @@ struct Kernel {
   // Set for kernels made from a driver's for_all_nodes(g, [&](Node n) {...}):
   // the lambda's captured driver variables became scalar params.
   bool from_for_all_nodes = false;
+  // for_all_nodes kernels: whether every captured driver variable is the
+  // same in every process of a multi-GPU run (a program parameter or a
+  // constant), not a value the part computed (g.num_edges() is its own).
+  bool captures_alike = true;
 };
 
 //===----------------------------------------------------------------------===//
