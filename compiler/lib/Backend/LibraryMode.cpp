@@ -73,12 +73,12 @@ std::string requirement_list(const Module& module) {
   return comma_separated(names);
 }
 
-// The caller's graph against the program's require() (where the target can
-// read it) and each vertex parameter against the graph: no load or option
-// parser stands between them and the driver.
+// The caller's graph (well formed, and meeting the program's require())
+// where the target can read it, and each vertex parameter against the
+// graph: no load or option parser stands between them and the driver.
 void write_input_checks(CodeWriter& out, const Module& module, const LibraryTarget& target) {
   const std::string name = module.program_name;
-  if (target.checks_requirements && has_requirements(module)) {
+  if (target.checks_requirements) {
     out.line("irgl::lang::ProgramDescription irgl_requirements;");
     out.line("irgl_requirements.name = \"" + name + "\";");
     write_graph_requirements(out, module, "irgl_requirements");
@@ -139,11 +139,13 @@ std::string write_library_header(const Module& module, const BackendOptions& opt
   std::string needs;
   for (const GraphCheck& check : graph_checks(module, target))
     if (check.needed) needs += " " + check.note;
-  if (has_requirements(module))
-    needs += target.checks_requirements
-                 ? " It refuses a graph that breaks its require() (" + requirement_list(module) + ")."
-                 : " Its graph must meet its require() (" + requirement_list(module) +
-                       "): run() does not check the edges on the GPU.";
+  if (target.checks_requirements)
+    needs += has_requirements(module) ? " It refuses a malformed graph or one that breaks its "
+                                        "require() (" + requirement_list(module) + ")."
+                                      : " It refuses a malformed graph.";
+  else if (has_requirements(module))
+    needs += " Its graph must meet its require() (" + requirement_list(module) +
+             "): run() does not check the edges on the GPU.";
   out.comment("Runs " + module.program_name + " (" + display_file_name(module.source_file) +
               ") on a graph " + target.graph_where + "." + needs);
   out.comment("Throws std::invalid_argument when the graph lacks what the program reads.");

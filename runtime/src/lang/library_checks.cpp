@@ -93,6 +93,11 @@ bool requires_any(const ProgramDescription& description, std::initializer_list<I
 }  // namespace
 
 void check_library_graph(const ProgramDescription& description, const CsrGraph& graph) {
+  try {
+    graph.validate();  // the checks below index by its offsets and targets
+  } catch (const std::logic_error& error) {
+    throw std::invalid_argument(description.name + ": the graph is malformed: " + error.what());
+  }
   if (requires_any(description, {Input::symmetric, Input::no_duplicates, Input::simple})) {
     const SortedLists lists(graph);
     if (requires_any(description, {Input::symmetric, Input::simple}))

@@ -14,8 +14,8 @@
 
 namespace irgl::lang {
 
-// Refuses `graph` unless it meets `description`'s requirements: the
-// structural ones (symmetric, no self-loops, no duplicates, simple,
+// Refuses `graph` unless it is well formed (CsrGraph::validate()) and meets
+// `description`'s requirements: the structural ones (symmetric, no self-loops, no duplicates, simple,
 // sorted) checked rather than applied, then the weights (non-negative, path
 // lengths that fit). Reads every edge; a symmetry or duplicate check on
 // unsorted lists sorts a copy of the targets.

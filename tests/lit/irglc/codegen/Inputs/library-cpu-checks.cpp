@@ -51,6 +51,7 @@ int main() {
   const irgl::CsrGraph path = graph_of({{1}, {0, 2}, {1}}, {1, 1, 2, 2});  // symmetric
   attempt("sssp source 3", [&] { irglc_sssp::run(path, 3); });
   attempt("sssp source 2", [&] { irglc_sssp::run(path, 2); });
+  attempt("sssp malformed", [&] { irglc_sssp::run(graph_of({{5}, {}}, {1}), 0); });
   attempt("sssp negative", [&] { irglc_sssp::run(graph_of({{1}, {}}, {-4}), 0); });
   const int32_t most = 2147483647;  // three such edges can sum past uint32_t
   attempt("sssp overflow",
