@@ -369,6 +369,8 @@ TEST(irglcCudaBackend, LibraryModeWritesAHeaderAndNoMain) {
   EXPECT_EQ(code.source.find("int main("), std::string::npos);
   EXPECT_EQ(lines_between(code.source, "Result run(", "\n}"),
             "Result run(const irgl::gpu::DeviceGraph& irgl_graph, Node source) {\n"
+            "  irgl::lang::check_library_vertex(\"bfs\", \"source\", source, "
+            "irgl_graph.num_vertices());\n"
             "  const irgl::lang::CudaRun irgl_run = irgl::lang::run_for(irgl_graph);\n"
             "  bfs(view_of(irgl_graph, irgl_run), source, irgl_run);\n"
             "  Result irgl_result;\n"
