@@ -321,10 +321,14 @@ void write_path_length_bounds(CodeWriter& out, const Module& module) {
   }
 }
 
+bool has_requirements(const Module& module) {
+  return !module.driver.input_requirements.empty() || !module.driver.path_length_fields.empty();
+}
+
 void write_graph_requirements(CodeWriter& out, const Module& module,
                               const std::string& description) {
   const Driver& driver = module.driver;
-  if (!driver.input_requirements.empty() || !driver.path_length_fields.empty())
+  if (has_requirements(module))
     out.comment("What " + module.program_name + " requires of its graph (require() in the " +
                 "program at " + where(driver.loc) + ").");
   for (const std::string& requirement : driver.input_requirements)

@@ -124,6 +124,8 @@ std::string edge_loop_header(const EdgeLoop& edge);
 
 // The constants irgl_largest_path_in_FIELD of path_lengths_fit(FIELD).
 void write_path_length_bounds(CodeWriter& out, const Module& module);
+// Whether the program states any require() of its graph.
+bool has_requirements(const Module& module);
 // Statements that add the program's require() to the ProgramDescription
 // named `description` (with a comment saying where they come from).
 void write_graph_requirements(CodeWriter& out, const Module& module,

@@ -61,10 +61,6 @@ std::vector<GraphCheck> graph_checks(const Module& module, const LibraryTarget& 
   };
 }
 
-bool has_requirements(const Module& module) {
-  return !module.driver.input_requirements.empty() || !module.driver.path_length_fields.empty();
-}
-
 // "symmetric, path_lengths_fit(dist)"
 std::string requirement_list(const Module& module) {
   std::vector<std::string> names = module.driver.input_requirements;

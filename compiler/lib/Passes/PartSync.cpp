@@ -19,10 +19,12 @@
 //    write needing it, and every push, lands at an out-edge's destination,
 //    no mirror is ever written (Gluon's structural invariants);
 //  - whether the copies agree without a broadcast: a loop over every
-//    vertex that only assigns at its own vertex, from nothing the GPUs
-//    share (no vertex data read, no graph, no reduction, no push), computes
-//    the same value at every copy, so it runs at every vertex of every GPU
-//    and the run only records the values as synced.
+//    vertex that only assigns at its own vertex, from what every process
+//    has alike (the vertex id, a program parameter, a constant; no vertex
+//    data read, no graph, no reduction, no push), computes the same value
+//    at every copy, so it runs at every vertex of every GPU and the run
+//    records the values of every field it writes that has copies as
+//    synced.
 // Code whose copies cannot be combined with the single-GPU meaning is an
 // error at its position: a plain assignment at a copy, an atomic_add whose
 // old value decides something, a reduction in a worklist loop (it would

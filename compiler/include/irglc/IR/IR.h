@@ -252,9 +252,10 @@ struct PartSync {
   // so the run may skip the reduce there (Gluon's structural invariants).
   bool writes_at_out_edge_destinations = false;
   // The kernel runs at every copy and computes the same value there (a
-  // loop over every vertex that only assigns at its own vertex from
-  // nothing the GPUs share): the copies agree without sending anything,
-  // and the run only records the values as the last synced ones.
+  // loop over every vertex that only assigns at its own vertex from what
+  // every process has alike: the vertex id, a program parameter, a
+  // constant): the copies agree without sending anything, and the run only
+  // records the values as the last synced ones.
   bool copies_agree = false;
 };
 

@@ -1,8 +1,9 @@
 // What a library entry point (irglc --emit=library) checks before it runs.
 // Its caller built the graph, so no load could make it meet the program's
 // require(), and its vertex parameters come from code, not a command line:
-// a graph that breaks a requirement, or a vertex parameter outside the
-// graph, is refused with std::invalid_argument saying what is wrong.
+// a malformed graph, one that breaks a requirement, or a vertex parameter
+// outside the graph is refused with std::invalid_argument saying what is
+// wrong.
 #pragma once
 
 #include <cstdint>
@@ -15,9 +16,9 @@
 namespace irgl::lang {
 
 // Refuses `graph` unless it is well formed (CsrGraph::validate()) and meets
-// `description`'s requirements: the structural ones (symmetric, no self-loops, no duplicates, simple,
-// sorted) checked rather than applied, then the weights (non-negative, path
-// lengths that fit). Reads every edge; a symmetry or duplicate check on
+// `description`'s requirements: the structural ones (symmetric, no
+// self-loops, no duplicates, simple, sorted) checked rather than applied,
+// then the weights (non-negative, path lengths that fit). Reads every edge; a symmetry or duplicate check on
 // unsorted lists sorts a copy of the targets.
 void check_library_graph(const ProgramDescription& description, const CsrGraph& graph);
 
