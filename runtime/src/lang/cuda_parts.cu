@@ -193,6 +193,12 @@ double PartsTarget::run() {
   last_supersteps_ = exchange_->supersteps();
   slowest_computation_ = slowest_computation(*comm_, last_supersteps_);
   mean_computation_ms_ = mean_computation(*comm_, last_supersteps_);
+  // Against one GPU's items (--outline=off): what the parts repeat (a
+  // vertex active at several copies) and what they redo (a label seen a
+  // round late).
+  const uint64_t items = frontier_log().items();
+  items_sum_ = comm_->all_reduce(items, dist::Combine::sum);
+  items_max_ = comm_->all_reduce(items, dist::Combine::max);
   comm_->barrier();
   return ms;
 }
@@ -247,6 +253,8 @@ std::string PartsTarget::run_summary() const {
   for (size_t i = 0; i < std::min(kListed, slowest_computation_.size()); ++i)
     line << ' ' << slowest_computation_[i];
   if (slowest_computation_.size() > kListed) line << " ...";
+  line << "\nparts' items: " << items_sum_ << " in the host rounds of all parts (the largest part's "
+       << items_max_ << ")";
   return summary + (summary.empty() ? "" : "\n") + line.str();
 }
 

@@ -148,7 +148,7 @@ TEST(FrontierLog, SummaryAndJson) {
   log.device_rounds = 12;
   EXPECT_EQ(log.summary(FrontierMode::automatic),
             "frontier: auto, host rounds 1 sparse, 0 unique, 1 dense, 0 sweep (1 read by a "
-            "sweep), 12 rounds in the persistent kernel (sparse)");
+            "sweep), 12 rounds in the persistent kernel (sparse); 70001 items in the host rounds");
   EXPECT_EQ(log.json(),
             "[\n  {\"round\":0,\"items\":1,\"degree_sum\":null,\"output\":\"sparse\","
             "\"members\":null,\"swept_next\":false},\n  {\"round\":1,\"items\":70000,"
@@ -158,7 +158,7 @@ TEST(FrontierLog, SummaryAndJson) {
   EXPECT_EQ(log.json(), "[]");
   EXPECT_EQ(log.summary(FrontierMode::dense),
             "frontier: dense, host rounds 0 sparse, 0 unique, 0 dense, 0 sweep (0 read by a "
-            "sweep), 0 rounds in the persistent kernel (sparse)");
+            "sweep), 0 rounds in the persistent kernel (sparse); 0 items in the host rounds");
 }
 
 }  // namespace

@@ -62,6 +62,7 @@ class PartsTarget : public CudaTarget {
   std::vector<dist::Exchange::Superstep> last_supersteps_;
   std::vector<double> slowest_computation_;  // each superstep's, over the parts
   double mean_computation_ms_ = 0;           // the run's, averaged over the parts
+  uint64_t items_sum_ = 0, items_max_ = 0;   // the host rounds' inputs, over the parts
 };
 
 // The exchange of a multi-GPU run (CudaRun::parts).

@@ -111,6 +111,7 @@ class CudaTarget : public ProgramTarget {
   // view and the run's options.
   Graph& view() { return view_; }
   CudaRun& run_options() { return run_; }
+  const gpu::FrontierLog& frontier_log() const { return frontier_log_; }
 
  private:
   bool chooses_frontiers() const { return footprint_.uses_pipe; }

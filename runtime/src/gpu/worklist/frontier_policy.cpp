@@ -92,6 +92,12 @@ bool FrontierPolicy::sweep_input(FrontierMode mode, uint64_t vertices, uint64_t 
   return mode == FrontierMode::sweep || (members != 0 && members >= vertices / kSweepDivisor);
 }
 
+uint64_t FrontierLog::items() const {
+  uint64_t items = 0;
+  for (const FrontierRecord& record : rounds) items += record.items;
+  return items;
+}
+
 std::string FrontierLog::summary(FrontierMode mode) const {
   std::array<uint64_t, 4> counts{};
   uint64_t swept = 0;
@@ -103,7 +109,8 @@ std::string FrontierLog::summary(FrontierMode mode) const {
   text << "frontier: " << frontier_mode_name(mode) << ", host rounds "
        << counts[0] << " sparse, " << counts[1] << " unique, " << counts[2]
        << " dense, " << counts[3] << " sweep (" << swept << " read by a sweep), "
-       << device_rounds << " rounds in the persistent kernel (sparse)";
+       << device_rounds << " rounds in the persistent kernel (sparse); " << items()
+       << " items in the host rounds";
   return text.str();
 }
 

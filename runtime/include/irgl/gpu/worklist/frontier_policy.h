@@ -140,6 +140,8 @@ struct FrontierLog {
   uint64_t device_rounds = 0;
 
   void clear() { *this = {}; }
+  // The host rounds' inputs summed: the work the rounds took up.
+  uint64_t items() const;
   // "frontier: auto, host rounds 5 sparse, ...": the rounds under `mode`, the
   // run's.
   std::string summary(FrontierMode mode) const;
