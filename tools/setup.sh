@@ -8,7 +8,7 @@ packages=(
   clang-14 libclang-14-dev llvm-14-dev llvm-14-tools libclang-rt-14-dev
   libboost-program-options-dev libboost-graph-dev
   zlib1g-dev liblzma-dev libgtest-dev nlohmann-json3-dev libxxhash-dev
-  python3-matplotlib python3-psutil
+  python3-matplotlib python3-psutil python3-venv
 )
 
 missing=()

@@ -1,0 +1,229 @@
+"""Graph algorithms compiled by irglc, from Python.
+
+    import irgl
+    g = irgl.load("road.gr")                      # or from_edges / from_csr / from_scipy / from_networkx
+    levels = irgl.bfs(g, source=0)                # numpy uint32, irgl.UNREACHED where unreached
+    ranks = irgl.pagerank(g)                      # numpy float32
+
+The algorithms are irglc's examples (lang-examples/*.irgl) compiled to
+sequential C++ (the CPU target, irglc's reference); bad input raises
+ValueError with irglc's message. See docs/python.md.
+"""
+
+import functools
+import re
+
+import numpy as np
+
+from . import _core
+
+__all__ = [
+    "Graph", "UNREACHED", "load", "from_edges", "from_csr", "from_scipy", "from_networkx",
+    "bfs", "sssp", "connected_components", "pagerank", "kcore", "triangles",
+]
+
+Graph = _core.Graph
+# The value of a vertex that bfs or sssp does not reach.
+UNREACHED = int(np.iinfo(np.uint32).max)
+
+
+def _in_python_terms(call):
+    """irglc's messages name command-line options (--weights) and C++
+    build options (BuildOptions::symmetrize): this wrapper's errors name
+    the keyword arguments instead."""
+    @functools.wraps(call)
+    def wrapped(*args, **kwargs):
+        try:
+            return call(*args, **kwargs)
+        except ValueError as error:
+            message = re.sub(r"^--([a-z-]+):", lambda m: m.group(1).replace("-", "_") + ":",
+                             str(error))
+            message = re.sub(r"BuildOptions::(\w+)", r"\1=True", message)
+            raise ValueError(message) from None
+    return wrapped
+
+
+# The graph's arrays as read-only numpy views (no copy): CSR offsets
+# (uint64), targets (uint32) and, for a weighted graph, its weights (int32
+# or float32; None without).
+Graph.indptr = property(_core.indptr, doc="CSR offsets (uint64, num_vertices + 1)")
+Graph.indices = property(_core.indices, doc="CSR targets (uint32, num_edges)")
+
+
+def _weights(graph):
+    words = _core.weight_words(graph)
+    kind = graph.weight_type
+    if kind == "none":
+        return None
+    return words.view(np.int32 if kind == "int32" else np.float32)
+
+
+Graph.weights = property(_weights, doc="edge weights (int32 or float32), None when unweighted")
+Graph.__repr__ = lambda g: "<irgl.Graph %s: %d vertices, %d edges%s>" % (
+    g.name, g.num_vertices, g.num_edges,
+    "" if g.weight_type == "none" else ", %s weights" % g.weight_type)
+
+# The cleanup every constructor takes, as the command line's graph options
+# (docs/graphs.md): symmetrize adds each edge's reverse; simple drops
+# self-loops and duplicate edges (keeping the lightest) and symmetrizes.
+_CLEANUP = ("symmetrize", "simple", "drop_self_loops", "drop_duplicates")
+
+
+def _cleanup(options):
+    unknown = set(options) - set(_CLEANUP)
+    if unknown:
+        raise TypeError("unknown graph option(s): %s (known: %s)"
+                        % (", ".join(sorted(unknown)), ", ".join(_CLEANUP)))
+    return {name: bool(options.get(name, False)) for name in _CLEANUP}
+
+
+@_in_python_terms
+def load(path, *, weights="file", weight_type="keep", format="auto", cache_dir=None, **cleanup):
+    """Loads a graph file (MatrixMarket, edge list, DIMACS, Galois, binary CSR;
+    .gz/.xz too). weights: "file", "none", "unit" or "hash[:MAX[:SEED]]";
+    weight_type: "keep", "int" or "float"; cache_dir: a folder for the
+    binary cache, so the next load of the file is fast."""
+    return _core.load(str(path), weights=weights, weight_type=weight_type, format=format,
+                      cache_dir=cache_dir or "", **_cleanup(cleanup))
+
+
+def _vertex_ids(values, what):
+    array = np.asarray(values)
+    if array.ndim != 1:
+        raise ValueError("%s: a 1-d array of vertex ids, not shape %s" % (what, array.shape))
+    if array.size and not np.issubdtype(array.dtype, np.integer):
+        raise ValueError("%s: vertex ids must be integers, not %s" % (what, array.dtype))
+    if array.size and (array.min() < 0 or array.max() > UNREACHED - 1):
+        raise ValueError("%s: vertex ids must lie in [0, 2^32 - 2]" % what)
+    return np.ascontiguousarray(array, dtype=np.uint32)
+
+
+def _weight_array(weights, count):
+    if weights is None:
+        return None
+    array = np.asarray(weights)
+    if array.shape != (count,):
+        raise ValueError("weights: %d values for %d edges" % (array.size, count))
+    if np.issubdtype(array.dtype, np.integer):
+        if array.size and (array.min() < np.iinfo(np.int32).min or array.max() > np.iinfo(np.int32).max):
+            raise ValueError("weights: integer weights must fit in int32")
+        return np.ascontiguousarray(array, dtype=np.int32)
+    if np.issubdtype(array.dtype, np.floating):
+        return np.ascontiguousarray(array, dtype=np.float32)
+    raise ValueError("weights: integers or floats, not %s" % array.dtype)
+
+
+@_in_python_terms
+def from_edges(sources, targets, weights=None, *, num_vertices=None, weight_rule="file", **cleanup):
+    """A graph of the edges sources[i] -> targets[i] (numpy arrays or
+    sequences of vertex ids), with optional weights (integers become int32,
+    floats float32). num_vertices defaults to the largest id + 1.
+    weight_rule: "file" keeps the weights given; "unit", "hash[:MAX[:SEED]]"
+    or "none" replace them."""
+    sources = _vertex_ids(sources, "sources")
+    targets = _vertex_ids(targets, "targets")
+    if num_vertices is None:
+        num_vertices = int(max(sources.max(initial=0), targets.max(initial=0))) + 1 \
+            if sources.size else 0
+    if num_vertices < 0 or num_vertices > UNREACHED:
+        raise ValueError("num_vertices: %d is not a vertex count (0 .. 2^32 - 1)" % num_vertices)
+    return _core.from_edges(sources, targets, _weight_array(weights, sources.size),
+                            num_vertices=int(num_vertices), weight_rule=weight_rule,
+                            **_cleanup(cleanup))
+
+
+def from_csr(indptr, indices, weights=None, **options):
+    """A graph of CSR arrays: vertex v's out-edges go to
+    indices[indptr[v]:indptr[v + 1]]."""
+    indptr = np.asarray(indptr)
+    if indptr.ndim != 1 or indptr.size == 0:
+        raise ValueError("indptr: a 1-d array of num_vertices + 1 offsets")
+    degrees = np.diff(indptr)
+    if indptr[0] != 0 or (degrees < 0).any() or indptr[-1] != len(indices):
+        raise ValueError("indptr: offsets must start at 0, never decrease and end at "
+                         "len(indices) = %d" % len(indices))
+    sources = np.repeat(np.arange(indptr.size - 1, dtype=np.uint32), degrees)
+    return from_edges(sources, indices, weights, num_vertices=indptr.size - 1, **options)
+
+
+def from_scipy(matrix, **options):
+    """A graph of a square scipy.sparse matrix: an edge i -> j of weight
+    A[i, j] for every stored entry (weights=None in options drops them)."""
+    import scipy.sparse
+    if matrix.shape[0] != matrix.shape[1]:
+        raise ValueError("from_scipy: the matrix is %d x %d, not square" % matrix.shape)
+    csr = scipy.sparse.csr_matrix(matrix)
+    csr.sort_indices()
+    weights = options.pop("weights", csr.data)
+    return from_csr(csr.indptr, csr.indices, weights, **options)
+
+
+def from_networkx(nx_graph, weight=None, **options):
+    """A graph of a networkx graph: its nodes numbered 0.. in nx_graph's
+    order (the graph's `nodes` attribute lists them), an undirected graph's
+    edges in both directions; weight names the edge attribute to keep."""
+    nodes = list(nx_graph.nodes())
+    index = {node: i for i, node in enumerate(nodes)}
+    edges = list(nx_graph.edges(data=weight, default=1)) if weight else list(nx_graph.edges())
+    sources = np.fromiter((index[e[0]] for e in edges), dtype=np.uint32, count=len(edges))
+    targets = np.fromiter((index[e[1]] for e in edges), dtype=np.uint32, count=len(edges))
+    weights = np.array([e[2] for e in edges]) if weight else None
+    if not nx_graph.is_directed():
+        sources, targets = np.concatenate([sources, targets]), np.concatenate([targets, sources])
+        if weights is not None:
+            weights = np.concatenate([weights, weights])
+        # A self-loop's reverse is itself.
+        loops = sources == targets
+        keep = ~loops | (np.arange(sources.size) < len(edges))
+        sources, targets = sources[keep], targets[keep]
+        if weights is not None:
+            weights = weights[keep]
+    graph = from_edges(sources, targets, weights, num_vertices=len(nodes), **options)
+    graph.nodes = nodes
+    return graph
+
+
+@_in_python_terms
+def bfs(graph, source=0):
+    """Breadth-first levels from source: numpy uint32, UNREACHED where
+    unreached (lang-examples/bfs.irgl)."""
+    return _core.bfs(graph, int(source))
+
+
+@_in_python_terms
+def sssp(graph, source=0):
+    """Shortest-path distances from source over nonnegative int32 weights:
+    numpy uint32, UNREACHED where unreached (lang-examples/sssp.irgl)."""
+    return _core.sssp(graph, int(source))
+
+
+@_in_python_terms
+def connected_components(graph):
+    """Each vertex's component, named by its smallest vertex: numpy uint32.
+    The graph must be symmetric (symmetrize=True when building it;
+    lang-examples/cc.irgl)."""
+    return _core.cc(graph)
+
+
+@_in_python_terms
+def pagerank(graph, tolerance=1e-6, max_iterations=1000, *, damping=0.85):
+    """PageRank (damping 0.85, dangling vertices' rank spread evenly) until
+    the ranks' L1 change is below tolerance: numpy float32
+    (lang-examples/pr.irgl)."""
+    if damping != 0.85:
+        raise ValueError("pagerank: damping %g: lang-examples/pr.irgl uses 0.85" % damping)
+    return _core.pr(graph, float(tolerance), int(max_iterations))
+
+
+@_in_python_terms
+def kcore(graph, k=2):
+    """Whether each vertex is in the graph's k-core: numpy bool. The graph
+    must be simple (simple=True; lang-examples/kcore.irgl)."""
+    return _core.kcore(graph, int(k)).astype(bool)
+
+
+@_in_python_terms
+def triangles(graph):
+    """The number of triangles. The graph must be simple, with sorted
+    lists (simple=True; lang-examples/tc.irgl)."""
+    return int(_core.tc(graph))

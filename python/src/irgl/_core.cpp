@@ -1,0 +1,193 @@
+// The Python module irgl._core: host graphs (irgl::CsrGraph) and the
+// examples' sequential programs (irglc --emit=library --target=cpu), with
+// results as numpy arrays. irgl/__init__.py is the documented surface.
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/shared_ptr.h>
+#include <nanobind/stl/string.h>
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bfs.h"
+#include "cc.h"
+#include "irgl/graph/edge_list.h"
+#include "irgl/graph/load.h"
+#include "irgl/options/graph_options.h"
+#include "irgl/support/error.h"
+#include "kcore.h"
+#include "pr.h"
+#include "sssp.h"
+#include "tc.h"
+
+namespace nb = nanobind;
+
+namespace {
+
+using Graph = std::shared_ptr<irgl::CsrGraph>;
+template <class T>
+using Array1d = nb::ndarray<const T, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+
+// A vector's contents as a new numpy array that owns them.
+template <class T>
+nb::ndarray<nb::numpy, T, nb::ndim<1>> to_numpy(std::vector<T>&& values) {
+  auto* owned = new std::vector<T>(std::move(values));
+  nb::capsule owner(owned, [](void* p) noexcept { delete static_cast<std::vector<T>*>(p); });
+  return {owned->data(), {owned->size()}, owner};
+}
+
+// A read-only numpy view of a graph array, keeping the graph alive.
+template <class T>
+nb::ndarray<nb::numpy, const T, nb::ndim<1>> view(const Graph& graph, const std::vector<T>& values) {
+  auto* keep = new Graph(graph);
+  nb::capsule owner(keep, [](void* p) noexcept { delete static_cast<Graph*>(p); });
+  return {values.data(), {values.size()}, owner};
+}
+
+// The load options of the keyword arguments, checked as the command line's.
+irgl::LoadOptions load_options(bool symmetrize, bool simple, bool drop_self_loops,
+                               bool drop_duplicates, const std::string& weights,
+                               const std::string& weight_type, bool transpose) {
+  irgl::GraphOptionValues values;
+  values.symmetrize = symmetrize;
+  values.simple = simple;
+  values.drop_self_loops = drop_self_loops;
+  values.drop_duplicates = drop_duplicates;
+  values.weights = weights;
+  values.weight_type = weight_type;
+  values.transpose = transpose;
+  irgl::LoadOptions options = irgl::to_load_options(values);
+  options.show_progress = false;
+  return options;
+}
+
+Graph load(const std::string& path, bool symmetrize, bool simple, bool drop_self_loops,
+           bool drop_duplicates, const std::string& weights, const std::string& weight_type,
+           const std::string& format, const std::string& cache_dir) {
+  irgl::LoadOptions options = load_options(symmetrize, simple, drop_self_loops, drop_duplicates,
+                                           weights, weight_type, false);
+  options.format = irgl::parse_graph_format(format, "format");
+  options.cache_dir = cache_dir;
+  nb::gil_scoped_release unlocked;
+  return std::make_shared<irgl::CsrGraph>(irgl::load_graph(path, options));
+}
+
+// A graph of the edges sources[i] -> targets[i] (and weights[i], int32 or
+// float32 words, when given) on num_vertices vertices.
+Graph from_edges(Array1d<uint32_t> sources, Array1d<uint32_t> targets, nb::object weights,
+                 uint64_t num_vertices, bool symmetrize, bool simple, bool drop_self_loops,
+                 bool drop_duplicates, const std::string& weight_rule) {
+  if (sources.shape(0) != targets.shape(0))
+    throw std::invalid_argument("from_edges: " + std::to_string(sources.shape(0)) +
+                                " sources but " + std::to_string(targets.shape(0)) + " targets");
+  irgl::EdgeList edges;
+  edges.name = "python edges";
+  edges.num_vertices = num_vertices;
+  edges.sources.assign(sources.data(), sources.data() + sources.shape(0));
+  edges.targets.assign(targets.data(), targets.data() + targets.shape(0));
+  for (uint64_t i = 0; i < edges.size(); ++i)
+    if (edges.sources[i] >= num_vertices || edges.targets[i] >= num_vertices)
+      throw std::invalid_argument("from_edges: edge " + std::to_string(i) + " (" +
+                                  std::to_string(edges.sources[i]) + ", " +
+                                  std::to_string(edges.targets[i]) + ") has an endpoint not below "
+                                  "num_vertices = " + std::to_string(num_vertices));
+  if (!weights.is_none()) {
+    const auto assign_words = [&](const auto& array, irgl::WeightType type) {
+      if (array.shape(0) != edges.size())
+        throw std::invalid_argument("from_edges: " + std::to_string(array.shape(0)) +
+                                    " weights for " + std::to_string(edges.size()) + " edges");
+      edges.weight_type = type;
+      edges.weights.resize(edges.size());
+      std::memcpy(edges.weights.data(), array.data(), edges.size() * 4);
+    };
+    Array1d<int32_t> ints;
+    Array1d<float> floats;
+    if (nb::try_cast(weights, ints, false))
+      assign_words(ints, irgl::WeightType::int32);
+    else if (nb::try_cast(weights, floats, false))
+      assign_words(floats, irgl::WeightType::float32);
+    else
+      throw std::invalid_argument("from_edges: weights must be a 1-d int32 or float32 array");
+  }
+  const irgl::LoadOptions options = load_options(symmetrize, simple, drop_self_loops,
+                                                 drop_duplicates, weight_rule, "keep", false);
+  nb::gil_scoped_release unlocked;
+  return std::make_shared<irgl::CsrGraph>(irgl::build_csr(std::move(edges), options.build));
+}
+
+// The graph with its in-edges, which pull programs (pagerank) read: built
+// once and kept.
+const irgl::CsrGraph& with_transpose(const Graph& graph) {
+  if (!graph->has_transpose()) graph->build_transpose();
+  return *graph;
+}
+
+irgl::lang::Node checked_source(const Graph& graph, int64_t source) {
+  if (source < 0 || static_cast<uint64_t>(source) >= graph->num_vertices())
+    throw std::invalid_argument("source " + std::to_string(source) + " is not a vertex of the " +
+                                std::to_string(graph->num_vertices()) + "-vertex graph");
+  return static_cast<irgl::lang::Node>(source);
+}
+
+}  // namespace
+
+NB_MODULE(_core, m) {
+  m.doc() = "irglc's host graphs and the examples' sequential programs (see irgl/__init__.py)";
+  nb::register_exception_translator([](const std::exception_ptr& error, void*) {
+    try {
+      std::rethrow_exception(error);
+    } catch (const irgl::InputError& input) {
+      PyErr_SetString(PyExc_ValueError, input.what());
+    }
+  });
+
+  nb::class_<irgl::CsrGraph>(m, "Graph", nb::dynamic_attr())
+      .def_prop_ro("num_vertices", &irgl::CsrGraph::num_vertices)
+      .def_prop_ro("num_edges", &irgl::CsrGraph::num_edges)
+      .def_prop_ro("name", [](const irgl::CsrGraph& g) { return g.name; })
+      .def_prop_ro("weight_type", [](const irgl::CsrGraph& g) { return std::string(irgl::to_string(g.weight_type)); })
+      .def_prop_ro("sorted", [](const irgl::CsrGraph& g) { return g.sorted; });
+
+  m.def("load", &load, nb::arg("path"), nb::arg("symmetrize"), nb::arg("simple"),
+        nb::arg("drop_self_loops"), nb::arg("drop_duplicates"), nb::arg("weights"),
+        nb::arg("weight_type"), nb::arg("format"), nb::arg("cache_dir"));
+  m.def("from_edges", &from_edges, nb::arg("sources"), nb::arg("targets"), nb::arg("weights").none(),
+        nb::arg("num_vertices"), nb::arg("symmetrize"), nb::arg("simple"),
+        nb::arg("drop_self_loops"), nb::arg("drop_duplicates"), nb::arg("weight_rule"));
+  m.def("indptr", [](const Graph& g) { return view(g, g->out_offsets); });
+  m.def("indices", [](const Graph& g) { return view(g, g->out_targets); });
+  m.def("weight_words", [](const Graph& g) { return view(g, g->out_weights); });
+
+  m.def("bfs", [](const Graph& g, int64_t source) {
+    const irgl::lang::Node from = checked_source(g, source);
+    nb::gil_scoped_release unlocked;
+    return to_numpy(irglc_bfs::run(*g, from).level);
+  });
+  m.def("sssp", [](const Graph& g, int64_t source) {
+    const irgl::lang::Node from = checked_source(g, source);
+    nb::gil_scoped_release unlocked;
+    return to_numpy(irglc_sssp::run(*g, from).dist);
+  });
+  m.def("cc", [](const Graph& g) {
+    nb::gil_scoped_release unlocked;
+    return to_numpy(irglc_cc::run(*g).component);
+  });
+  m.def("pr", [](const Graph& g, float tolerance, int max_iterations) {
+    const irgl::CsrGraph& graph = with_transpose(g);  // under the GIL: it may change g
+    nb::gil_scoped_release unlocked;
+    return to_numpy(irglc_pr::run(graph, tolerance, max_iterations).rank);
+  });
+  m.def("kcore", [](const Graph& g, uint32_t k) {
+    nb::gil_scoped_release unlocked;
+    return to_numpy(irglc_kcore::run(*g, k).in_core);
+  });
+  m.def("tc", [](const Graph& g) {
+    nb::gil_scoped_release unlocked;
+    return irglc_tc::run(*g).triangles;
+  });
+}

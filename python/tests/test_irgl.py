@@ -1,0 +1,163 @@
+"""The irgl package: its graphs against the arrays they were built from,
+its algorithms against networkx, and its refusals."""
+import os
+
+import numpy as np
+import pytest
+
+import irgl
+
+nx = pytest.importorskip("networkx")
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+KARATE = os.path.join(REPO, "tests", "data", "karate.mtx")
+
+
+def random_graph(n=300, p=0.02, seed=7, directed=False):
+    return nx.gnp_random_graph(n, p, seed=seed, directed=directed)
+
+
+def weighted(graph, seed=3):
+    rng = np.random.default_rng(seed)
+    for u, v in graph.edges():
+        graph[u][v]["weight"] = int(rng.integers(1, 50))
+    return graph
+
+
+# --- graphs -----------------------------------------------------------------
+
+def test_load_reads_the_file_and_exposes_its_csr():
+    g = irgl.load(KARATE)
+    assert (g.num_vertices, g.num_edges) == (34, 156)
+    assert g.indptr.dtype == np.uint64 and g.indices.dtype == np.uint32
+    assert g.indptr[0] == 0 and g.indptr[-1] == 156 and g.weights is None
+    scipy_io = pytest.importorskip("scipy.io")
+    expected = scipy_io.mmread(KARATE).tocsr()
+    expected = (expected + expected.T).tocsr()  # the file holds one triangle
+    expected.sort_indices()
+    assert np.array_equal(g.indptr, expected.indptr)
+    assert np.array_equal(g.indices, expected.indices)
+
+
+def test_views_are_read_only_and_outlive_the_name():
+    indices = irgl.load(KARATE).indices
+    assert not indices.flags.writeable
+    assert indices.sum() > 0  # the graph stays alive with its view
+
+
+def test_from_edges_keeps_edges_and_weights():
+    g = irgl.from_edges([0, 0, 2], [1, 2, 1], [5, 7, 9])
+    assert (g.num_vertices, g.num_edges, g.weight_type) == (3, 3, "int32")
+    assert list(g.indptr) == [0, 2, 2, 3]
+    assert list(g.indices) == [1, 2, 1] and list(g.weights) == [5, 7, 9]
+    f = irgl.from_edges([0], [1], [0.5])
+    assert f.weight_type == "float32" and f.weights[0] == np.float32(0.5)
+
+
+def test_from_edges_cleanup_and_weight_rules():
+    g = irgl.from_edges([0, 0, 1, 1], [1, 1, 1, 2], simple=True)
+    assert g.num_edges == 4  # 0-1 and 1-2 both ways; the loop and the duplicate gone
+    h = irgl.from_edges([0, 1], [1, 2], weight_rule="unit")
+    assert list(h.weights) == [1, 1]
+
+
+def test_from_csr_and_scipy_agree():
+    scipy_sparse = pytest.importorskip("scipy.sparse")
+    matrix = scipy_sparse.random(50, 50, density=0.1, format="csr", random_state=1)
+    matrix.data = np.arange(1, matrix.nnz + 1, dtype=np.float64)
+    g = irgl.from_scipy(matrix)
+    assert g.num_edges == matrix.nnz and g.weight_type == "float32"
+    assert np.array_equal(g.indptr, matrix.indptr) and np.array_equal(g.indices, matrix.indices)
+    assert np.array_equal(g.weights, matrix.data.astype(np.float32))
+    c = irgl.from_csr(matrix.indptr, matrix.indices)
+    assert np.array_equal(c.indices, g.indices) and c.weights is None
+
+
+def test_from_networkx_numbers_nodes_in_order():
+    G = nx.Graph([("a", "b"), ("b", "c"), ("c", "c")])
+    g = irgl.from_networkx(G)
+    assert g.nodes == ["a", "b", "c"]
+    assert g.num_edges == 5  # a-b, b-c both ways, the loop once
+    D = nx.DiGraph([(1, 0)])  # node 1 comes first: vertex 0
+    assert list(irgl.from_networkx(D).indices) == [1]
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: irgl.load("/no/such/file.mtx"), "cannot open"),
+    (lambda: irgl.load(KARATE, weights="hash:x"), "^weights: error: maximum weight 'x'"),
+    (lambda: irgl.from_edges([0, 1], [1]), "2 sources but 1 targets"),
+    (lambda: irgl.from_edges([0, -1], [1, 0]), "vertex ids"),
+    (lambda: irgl.from_edges([0, 5], [1, 0], num_vertices=3), "not below num_vertices = 3"),
+    (lambda: irgl.from_edges([0], [1], [1, 2]), "2 values for 1 edges"),
+    (lambda: irgl.from_edges([0], [1], [2 ** 40]), "int32"),
+    (lambda: irgl.from_csr([0, 2, 1], [0, 1]), "never decrease"),
+    (lambda: irgl.bfs(irgl.load(KARATE), 34), "source 34 is not a vertex"),
+    (lambda: irgl.sssp(irgl.load(KARATE), 0), "int32 edge weights"),
+    (lambda: irgl.connected_components(irgl.from_edges([0], [1])), "symmetric"),
+    (lambda: irgl.kcore(irgl.from_edges([0, 0, 1], [1, 1, 0])),
+     "without repeated edges .* drop_duplicates=True"),
+    (lambda: irgl.triangles(irgl.from_edges([0, 1], [0, 0])), "symmetric .* symmetrize=True"),
+    (lambda: irgl.triangles(irgl.from_edges([0, 0, 1], [0, 1, 0])), "self-loop"),
+    (lambda: irgl.pagerank(irgl.load(KARATE), damping=0.9), "0.85"),
+])
+def test_bad_input_raises_value_error(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_unknown_option_is_a_type_error():
+    with pytest.raises(TypeError, match="symetrize"):
+        irgl.from_edges([0], [1], symetrize=True)
+
+
+# --- algorithms against networkx ---------------------------------------------
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_bfs(directed):
+    G = random_graph(directed=directed)
+    levels = irgl.bfs(irgl.from_networkx(G), 3)
+    expected = nx.single_source_shortest_path_length(G, 3)
+    for v in G:
+        assert levels[v] == expected.get(v, irgl.UNREACHED)
+
+
+def test_sssp():
+    G = weighted(random_graph(directed=True))
+    dist = irgl.sssp(irgl.from_networkx(G, weight="weight"), 0)
+    expected = nx.single_source_dijkstra_path_length(G, 0)
+    for v in G:
+        assert dist[v] == expected.get(v, irgl.UNREACHED)
+
+
+def test_connected_components():
+    G = random_graph(p=0.004)
+    labels = irgl.connected_components(irgl.from_networkx(G))
+    for component in nx.connected_components(G):
+        assert {int(labels[v]) for v in component} == {min(component)}
+
+
+def test_pagerank():
+    G = random_graph(directed=True, p=0.03)
+    ranks = irgl.pagerank(irgl.from_networkx(G), tolerance=1e-7)
+    expected = nx.pagerank(G, alpha=0.85, tol=1e-10, max_iter=1000)
+    assert ranks.dtype == np.float32
+    assert np.abs(ranks - np.array([expected[v] for v in G])).sum() < 1e-4
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 5])
+def test_kcore(k):
+    G = random_graph(p=0.03)
+    inside = irgl.kcore(irgl.from_networkx(G, simple=True), k)
+    assert set(np.flatnonzero(inside)) == set(nx.k_core(G, k).nodes())
+
+
+def test_triangles():
+    G = random_graph(p=0.05)
+    count = irgl.triangles(irgl.from_networkx(G, simple=True))
+    assert count == sum(nx.triangles(G).values()) // 3
+
+
+def test_pagerank_builds_the_in_edges_once():
+    g = irgl.load(KARATE)
+    first = irgl.pagerank(g)
+    assert np.array_equal(first, irgl.pagerank(g))
+    assert abs(float(first.sum()) - 1) < 1e-5
