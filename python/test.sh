@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The Python package's tests: installs the package from this checkout into
 # a virtual environment (BUILD/python-venv, kept between runs) with its test
-# extras, then runs pytest on python/tests. Exits non-zero when the install
-# or a test fails.
+# extras, then runs pytest on python/tests and networkx's own tests of the
+# functions irgl answers as its backend (python/tests/networkx/run.sh).
+# Exits non-zero when the install or a test fails.
 #
 #   python/test.sh [BUILD_DIR] [PYTEST_ARGS...]
 set -euo pipefail
@@ -17,5 +18,5 @@ fi
 "$venv/bin/python" -m pip install -q --upgrade pip scikit-build-core nanobind
 CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)} \
   "$venv/bin/python" -m pip install -q --no-build-isolation "$root[test]"
-cd "$root/python/tests"
-exec "$venv/bin/python" -m pytest -q "$@" .
+(cd "$root/python/tests" && "$venv/bin/python" -m pytest -q "$@" .)
+"$root/python/tests/networkx/run.sh" "$venv/bin/python"

@@ -1,0 +1,61 @@
+"""irgl as a networkx backend: dispatch, declined calls, the conversion
+cache, errors in networkx's terms."""
+import pytest
+
+nx = pytest.importorskip("networkx")
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
+
+
+def test_networkx_finds_the_backend():
+    assert "irgl" in nx.utils.backends.backends
+    info = nx.utils.backends.backend_info["irgl"]
+    assert "pagerank" in info["functions"]
+
+
+def test_dispatched_answers_equal_networkx():
+    G = nx.gnp_random_graph(200, 0.03, seed=11)
+    for u, v in G.edges():
+        G[u][v]["weight"] = (u * 7 + v) % 13 + 1
+    assert nx.single_source_shortest_path_length(G, 0, backend="irgl") == \
+        nx.single_source_shortest_path_length(G, 0)
+    assert nx.single_source_shortest_path_length(G, 0, cutoff=2, backend="irgl") == \
+        nx.single_source_shortest_path_length(G, 0, cutoff=2)
+    assert nx.single_source_dijkstra_path_length(G, 5, backend="irgl") == \
+        nx.single_source_dijkstra_path_length(G, 5)
+    assert sorted(map(sorted, nx.connected_components(G, backend="irgl"))) == \
+        sorted(map(sorted, nx.connected_components(G)))
+    assert nx.core_number(G, backend="irgl") == nx.core_number(G)
+    ranks, expected = nx.pagerank(G, weight=None, backend="irgl"), nx.pagerank(G, weight=None)
+    assert max(abs(ranks[v] - expected[v]) for v in G) < 1e-6
+
+
+def test_missing_source_is_networkx_error():
+    with pytest.raises(nx.NodeNotFound):
+        nx.single_source_shortest_path_length(nx.path_graph(3), 9, backend="irgl")
+
+
+def test_declined_calls_raise_without_fallback_and_fall_back_with_it():
+    G = nx.path_graph(4)
+    nx.set_edge_attributes(G, 0.5, "weight")
+    with pytest.raises(NotImplementedError, match="irgl") as declined:
+        nx.single_source_dijkstra_path_length(G, 0, backend="irgl")
+    assert "nonnegative int32" in str(declined.value.__cause__ or declined.value.__context__)
+    with pytest.raises(NotImplementedError, match="irgl"):
+        nx.pagerank(G, alpha=0.9, backend="irgl")
+    with nx.config(backend_priority=["irgl"], fallback_to_nx=True):
+        assert nx.single_source_dijkstra_path_length(G, 0) == {0: 0, 1: 0.5, 2: 1.0, 3: 1.5}
+
+
+def test_pagerank_that_did_not_converge_raises_as_networkx_does():
+    G = nx.gnp_random_graph(100, 0.05, seed=2, directed=True)
+    with pytest.raises(nx.PowerIterationFailedConvergence):
+        nx.pagerank(G, max_iter=2, weight=None, backend="irgl")
+
+
+def test_conversion_is_cached_on_the_graph():
+    G = nx.cycle_graph(10)
+    nx.number_connected_components(G, backend="irgl")
+    cached = G.__networkx_cache__["backends"]["irgl"]
+    assert cached
+    nx.core_number(G, backend="irgl")
+    assert G.__networkx_cache__["backends"]["irgl"] is cached
