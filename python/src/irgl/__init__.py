@@ -6,8 +6,9 @@
     ranks = irgl.pagerank(g)                      # numpy float32
 
 The algorithms are irglc's examples (lang-examples/*.irgl) compiled to
-sequential C++ (the CPU target, irglc's reference); bad input raises
-ValueError with irglc's message. See docs/python.md.
+sequential C++ (the CPU target, irglc's reference); irgl.compile(path)
+builds your own .irgl program the same way. Bad input raises ValueError
+with irglc's message. See docs/python.md.
 """
 
 import functools
@@ -16,10 +17,12 @@ import re
 import numpy as np
 
 from . import _core
+from .compile import CompileError, Program, compile  # noqa: A004 (the package's verb)
 
 __all__ = [
     "Graph", "UNREACHED", "load", "from_edges", "from_csr", "from_scipy", "from_networkx",
     "bfs", "sssp", "connected_components", "pagerank", "kcore", "triangles",
+    "compile", "CompileError", "Program",
 ]
 
 Graph = _core.Graph

@@ -159,6 +159,10 @@ NB_MODULE(_core, m) {
   m.def("from_edges", &from_edges, nb::arg("sources"), nb::arg("targets"), nb::arg("weights").none(),
         nb::arg("num_vertices"), nb::arg("symmetrize"), nb::arg("simple"),
         nb::arg("drop_self_loops"), nb::arg("drop_duplicates"), nb::arg("weight_rule"));
+  // irgl.compile()'s programs take the graph by its address (they are built
+  // against the same headers).
+  m.def("graph_address", [](const Graph& g) { return reinterpret_cast<uintptr_t>(g.get()); });
+  m.def("ensure_transpose", [](const Graph& g) { with_transpose(g); });
   m.def("indptr", [](const Graph& g) { return view(g, g->out_offsets); });
   m.def("indices", [](const Graph& g) { return view(g, g->out_targets); });
   m.def("weight_words", [](const Graph& g) { return view(g, g->out_weights); });

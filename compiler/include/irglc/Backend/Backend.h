@@ -34,5 +34,8 @@ struct GeneratedCode {
 GeneratedCode generate_cpu(const Module& module, const BackendOptions& options);
 // One .cu file (and in library mode a header declaring the entry point).
 GeneratedCode generate_cuda(const Module& module, const BackendOptions& options);
+// The library entry point's parameters, outputs and graph needs as JSON
+// (--emit=signature), for bindings that call it.
+std::string signature_json(const Module& module);
 
 }  // namespace irglc
