@@ -161,3 +161,25 @@ def test_pagerank_builds_the_in_edges_once():
     first = irgl.pagerank(g)
     assert np.array_equal(first, irgl.pagerank(g))
     assert abs(float(first.sum()) - 1) < 1e-5
+
+
+def test_strongly_connected_components():
+    G = random_graph(directed=True, p=0.008)
+    labels = irgl.strongly_connected_components(irgl.from_networkx(G))
+    for component in nx.strongly_connected_components(G):
+        assert {int(labels[v]) for v in component} == {max(component)}
+
+
+def test_maximal_independent_set():
+    G = random_graph(p=0.03)
+    inside = irgl.maximal_independent_set(irgl.from_networkx(G, simple=True))
+    members = set(np.flatnonzero(inside))
+    assert not any(u in members and v in members for u, v in G.edges())
+    assert all(v in members or any(u in members for u in G[v]) for v in G)
+
+
+def test_coloring():
+    G = random_graph(p=0.05)
+    colors = irgl.coloring(irgl.from_networkx(G, simple=True))
+    assert all(colors[u] != colors[v] for u, v in G.edges())
+    assert colors.max() <= max(d for _, d in G.degree())

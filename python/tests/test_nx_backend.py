@@ -25,6 +25,14 @@ def test_dispatched_answers_equal_networkx():
     assert sorted(map(sorted, nx.connected_components(G, backend="irgl"))) == \
         sorted(map(sorted, nx.connected_components(G)))
     assert nx.core_number(G, backend="irgl") == nx.core_number(G)
+    members = set(nx.maximal_independent_set(G, backend="irgl"))
+    assert not any(u in members and v in members for u, v in G.edges())
+    assert all(v in members or members & set(G[v]) for v in G)
+    D = nx.gnp_random_graph(200, 0.008, seed=4, directed=True)
+    assert sorted(map(sorted, nx.strongly_connected_components(D, backend="irgl"))) == \
+        sorted(map(sorted, nx.strongly_connected_components(D)))
+    assert nx.number_strongly_connected_components(D, backend="irgl") == \
+        nx.number_strongly_connected_components(D)
     ranks, expected = nx.pagerank(G, weight=None, backend="irgl"), nx.pagerank(G, weight=None)
     assert max(abs(ranks[v] - expected[v]) for v in G) < 1e-6
 

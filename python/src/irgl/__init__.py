@@ -22,7 +22,7 @@ from .compile import CompileError, Program, compile  # noqa: A004 (the package's
 __all__ = [
     "Graph", "UNREACHED", "load", "from_edges", "from_csr", "from_scipy", "from_networkx",
     "bfs", "sssp", "connected_components", "pagerank", "kcore", "triangles",
-    "compile", "CompileError", "Program",
+    "strongly_connected_components", "maximal_independent_set", "coloring", "compile", "CompileError", "Program",
 ]
 
 Graph = _core.Graph
@@ -223,6 +223,27 @@ def kcore(graph, k=2):
     """Whether each vertex is in the graph's k-core: numpy bool. The graph
     must be simple (simple=True; lang-examples/kcore.irgl)."""
     return _core.kcore(graph, int(k)).astype(bool)
+
+
+@_in_python_terms
+def strongly_connected_components(graph):
+    """Each vertex's strongly connected component along out-edges, named
+    by its largest vertex: numpy uint32 (lang-examples/scc.irgl)."""
+    return _core.scc(graph)
+
+
+@_in_python_terms
+def maximal_independent_set(graph):
+    """A maximal independent set: numpy bool, the same set on every run.
+    The graph must be simple (simple=True; lang-examples/mis.irgl)."""
+    return _core.mis(graph).astype(bool)
+
+
+@_in_python_terms
+def coloring(graph):
+    """A proper vertex colouring (neighbours differ): numpy uint32. The
+    graph must be simple (simple=True; lang-examples/coloring.irgl)."""
+    return _core.coloring(graph)
 
 
 @_in_python_terms

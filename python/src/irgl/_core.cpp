@@ -21,7 +21,10 @@
 #include "irgl/options/graph_options.h"
 #include "irgl/support/error.h"
 #include "kcore.h"
+#include "mis.h"
+#include "coloring.h"
 #include "pr.h"
+#include "scc.h"
 #include "sssp.h"
 #include "tc.h"
 
@@ -189,6 +192,19 @@ NB_MODULE(_core, m) {
   m.def("kcore", [](const Graph& g, uint32_t k) {
     nb::gil_scoped_release unlocked;
     return to_numpy(irglc_kcore::run(*g, k).in_core);
+  });
+  m.def("scc", [](const Graph& g) {
+    const irgl::CsrGraph& graph = with_transpose(g);  // under the GIL: it may change g
+    nb::gil_scoped_release unlocked;
+    return to_numpy(irglc_scc::run(graph).component);
+  });
+  m.def("mis", [](const Graph& g) {
+    nb::gil_scoped_release unlocked;
+    return to_numpy(irglc_mis::run(*g).in_set);
+  });
+  m.def("coloring", [](const Graph& g) {
+    nb::gil_scoped_release unlocked;
+    return to_numpy(irglc_coloring::run(*g).color);
   });
   m.def("tc", [](const Graph& g) {
     nb::gil_scoped_release unlocked;

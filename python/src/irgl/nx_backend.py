@@ -8,6 +8,9 @@ NotImplementedError, and networkx runs its own code when fallback is on
 See docs/python.md.
 """
 
+import collections
+import random
+
 import numpy as np
 
 import irgl
@@ -68,6 +71,41 @@ class IrglNxGraph:
         return self.index[node]
 
 
+def _groups(G, labels):
+    """The sets of G's nodes that share a label, by label."""
+    groups = {}
+    for v, label in enumerate(labels.tolist()):
+        groups.setdefault(label, set()).add(G.nodes[v])
+    return groups
+
+
+def _sinks_first(graph, labels):
+    """The components' labels in an order where a component comes after
+    every component it reaches (Kahn's algorithm on the reversed
+    condensation)."""
+    indptr = graph.indptr.astype(np.int64)
+    sources = np.repeat(np.arange(graph.num_vertices), np.diff(indptr))
+    a, b = labels[sources], labels[graph.indices]
+    between = a != b
+    pairs = set(zip(a[between].tolist(), b[between].tolist()))
+    unique = [int(x) for x in dict.fromkeys(labels.tolist())]
+    out_count = dict.fromkeys(unique, 0)
+    reached_by = {label: [] for label in unique}
+    for u, v in pairs:
+        out_count[u] += 1
+        reached_by[v].append(u)
+    ready = collections.deque(label for label in unique if out_count[label] == 0)
+    order = []
+    while ready:
+        label = ready.popleft()
+        order.append(label)
+        for u in reached_by[label]:
+            out_count[u] -= 1
+            if out_count[u] == 0:
+                ready.append(u)
+    return order
+
+
 def _unsupported(why):
     raise NotImplementedError("irgl: " + why)
 
@@ -111,15 +149,32 @@ class BackendInterface:
 
     @staticmethod
     def connected_components(G):
-        labels = irgl.connected_components(G.simple())
-        components = {}
-        for v, label in enumerate(labels):
-            components.setdefault(int(label), set()).add(G.nodes[v])
-        return iter(components.values())
+        return iter(_groups(G, irgl.connected_components(G.simple())).values())
 
     @staticmethod
     def number_connected_components(G):
         return len(np.unique(irgl.connected_components(G.simple())))
+
+    @staticmethod
+    def strongly_connected_components(G):
+        # networkx yields them sinks first (its condensation numbers them so).
+        labels = irgl.strongly_connected_components(G.graph)
+        groups = _groups(G, labels)
+        return iter([groups[label] for label in _sinks_first(G.graph, labels)])
+
+    @staticmethod
+    def number_strongly_connected_components(G):
+        return len(np.unique(irgl.strongly_connected_components(G.graph)))
+
+    @staticmethod
+    def maximal_independent_set(G, nodes=None, seed=None):
+        if nodes is not None:
+            _unsupported("a maximal independent set that must hold given nodes")
+        # networkx turns seed=None into the global generator before it calls.
+        if seed is not None and seed is not random._inst:
+            _unsupported("a seeded maximal independent set (networkx's random choices)")
+        inside = irgl.maximal_independent_set(G.simple())
+        return [G.nodes[v] for v in np.flatnonzero(inside)]
 
     @staticmethod
     def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstart=None,
@@ -182,6 +237,9 @@ _FUNCTIONS = {
     "single_source_dijkstra_path_length": "sssp over nonnegative int32 weights",
     "connected_components": "cc (lang-examples/cc.irgl)",
     "number_connected_components": "cc (lang-examples/cc.irgl)",
+    "strongly_connected_components": "scc (lang-examples/scc.irgl)",
+    "number_strongly_connected_components": "scc (lang-examples/scc.irgl)",
+    "maximal_independent_set": "mis (lang-examples/mis.irgl), without nodes",
     "pagerank": "pr (lang-examples/pr.irgl): alpha 0.85, unweighted",
     "core_number": "kcore (lang-examples/kcore.irgl), once per k",
 }

@@ -14,6 +14,8 @@ tests=(
   algorithms/shortest_paths/tests/test_unweighted.py
   algorithms/shortest_paths/tests/test_weighted.py
   algorithms/components/tests/test_connected.py
+  algorithms/components/tests/test_strongly_connected.py
+  algorithms/tests/test_mis.py
   algorithms/link_analysis/tests/test_pagerank.py
   algorithms/tests/test_core.py
 )
