@@ -161,27 +161,31 @@ def from_scipy(matrix, **options):
     return from_csr(csr.indptr, csr.indices, weights, **options)
 
 
+def _networkx_edges(nx_graph, index, weight=None):
+    """nx_graph's edges as arrays of vertex numbers (index maps its nodes)
+    and, when weight names an attribute, a list of their values (1 where
+    missing); an undirected graph's edges both ways, a self-loop once."""
+    edges = list(nx_graph.edges(data=weight, default=1)) if weight else list(nx_graph.edges())
+    sources = np.fromiter((index[e[0]] for e in edges), dtype=np.int64, count=len(edges))
+    targets = np.fromiter((index[e[1]] for e in edges), dtype=np.int64, count=len(edges))
+    values = [e[2] for e in edges] if weight else None
+    if not nx_graph.is_directed():
+        loops = sources == targets
+        sources, targets = (np.concatenate([sources, targets[~loops]]),
+                            np.concatenate([targets, sources[~loops]]))
+        if values is not None:
+            values = values + [v for v, loop in zip(values, loops) if not loop]
+    return sources, targets, values
+
+
 def from_networkx(nx_graph, weight=None, **options):
     """A graph of a networkx graph: its nodes numbered 0.. in nx_graph's
     order (the graph's `nodes` attribute lists them), an undirected graph's
     edges in both directions; weight names the edge attribute to keep."""
     nodes = list(nx_graph.nodes())
-    index = {node: i for i, node in enumerate(nodes)}
-    edges = list(nx_graph.edges(data=weight, default=1)) if weight else list(nx_graph.edges())
-    sources = np.fromiter((index[e[0]] for e in edges), dtype=np.uint32, count=len(edges))
-    targets = np.fromiter((index[e[1]] for e in edges), dtype=np.uint32, count=len(edges))
-    weights = np.array([e[2] for e in edges]) if weight else None
-    if not nx_graph.is_directed():
-        sources, targets = np.concatenate([sources, targets]), np.concatenate([targets, sources])
-        if weights is not None:
-            weights = np.concatenate([weights, weights])
-        # A self-loop's reverse is itself.
-        loops = sources == targets
-        keep = ~loops | (np.arange(sources.size) < len(edges))
-        sources, targets = sources[keep], targets[keep]
-        if weights is not None:
-            weights = weights[keep]
-    graph = from_edges(sources, targets, weights, num_vertices=len(nodes), **options)
+    sources, targets, values = _networkx_edges(
+        nx_graph, {node: i for i, node in enumerate(nodes)}, weight)
+    graph = from_edges(sources, targets, values, num_vertices=len(nodes), **options)
     graph.nodes = nodes
     return graph
 

@@ -36,23 +36,14 @@ class IrglNxGraph:
         self._simple = None
 
     def _build(self, weight):
-        edges = list(self.nx.edges(data=weight, default=1)) if weight else list(self.nx.edges())
-        sources = np.fromiter((self.index[e[0]] for e in edges), np.int64, len(edges))
-        targets = np.fromiter((self.index[e[1]] for e in edges), np.int64, len(edges))
+        sources, targets, values = irgl._networkx_edges(self.nx, self.index, weight)
         weights = None
-        if weight:
-            values = [e[2] for e in edges]
+        if values is not None:
             self.unit_weights = all(v == 1 for v in values)
             self.weights_ok = all(isinstance(v, (int, np.integer)) and not isinstance(v, bool)
                                   and 0 <= v < 2 ** 31 for v in values)
             if self.weights_ok:
-                weights = np.array(values, dtype=np.int64)
-        if not self.nx.is_directed():
-            loops = sources == targets
-            sources, targets = (np.concatenate([sources, targets[~loops]]),
-                                np.concatenate([targets, sources[~loops]]))
-            if weights is not None:
-                weights = np.concatenate([weights, weights[~loops]])
+                weights = values
         return irgl.from_edges(sources, targets, weights, num_vertices=len(self.nodes))
 
     def simple(self):
