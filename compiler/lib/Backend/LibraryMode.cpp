@@ -63,10 +63,7 @@ std::vector<GraphCheck> graph_checks(const Module& module, const LibraryTarget& 
 
 // "symmetric, path_lengths_fit(dist)"
 std::string requirement_list(const Module& module) {
-  std::vector<std::string> names = module.driver.input_requirements;
-  for (const PathLengthField& field : module.driver.path_length_fields)
-    names.push_back("path_lengths_fit(" + field.name + ")");
-  return comma_separated(names);
+  return comma_separated(requirement_names(module));
 }
 
 // The caller's graph (well formed, and meeting the program's require())
@@ -104,6 +101,13 @@ const LibraryTarget& library_target(Target target) {
       "has_transpose()", "CsrGraph::build_transpose()", "weight_type",
       "const Graph irgl_view = view_of(irgl_graph);", "", "irgl_view", "", ".values()", true};
   return target == Target::cuda ? cuda : cpu;
+}
+
+std::vector<std::string> requirement_names(const Module& module) {
+  std::vector<std::string> names = module.driver.input_requirements;
+  for (const PathLengthField& field : module.driver.path_length_fields)
+    names.push_back("path_lengths_fit(" + field.name + ")");
+  return names;
 }
 
 std::vector<std::string> collect_outputs(const Module& module) {

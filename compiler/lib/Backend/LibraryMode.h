@@ -37,6 +37,10 @@ struct LibraryTarget {
 // How library mode reads `target`'s graph and outputs.
 const LibraryTarget& library_target(Target target);
 
+// The program's require() as written: "symmetric", ...,
+// "path_lengths_fit(dist)".
+std::vector<std::string> requirement_names(const Module& module);
+
 // The outputs of the driver, in the order it first writes them.
 std::vector<std::string> collect_outputs(const Module& module);
 

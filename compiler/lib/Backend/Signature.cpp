@@ -63,10 +63,7 @@ std::string signature_json(const Module& module) {
   const char* weights = weights_name(module.graph_needs.weights);
   json["needs"] = {{"in_edges", module.graph_needs.in_edges},
                    {"weights", weights ? nlohmann::ordered_json(weights) : nullptr}};
-  std::vector<std::string> requirements = module.driver.input_requirements;
-  for (const PathLengthField& field : module.driver.path_length_fields)
-    requirements.push_back("path_lengths_fit(" + field.name + ")");
-  json["requires"] = requirements;
+  json["requires"] = requirement_names(module);
   return json.dump(2) + "\n";
 }
 
