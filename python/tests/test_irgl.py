@@ -70,6 +70,9 @@ def test_from_csr_and_scipy_agree():
     assert np.array_equal(g.weights, matrix.data.astype(np.float32))
     c = irgl.from_csr(matrix.indptr, matrix.indices)
     assert np.array_equal(c.indices, g.indices) and c.weights is None
+    # A graph's own (uint64) offsets make the same graph again.
+    again = irgl.from_csr(g.indptr, g.indices, g.weights)
+    assert np.array_equal(again.indptr, g.indptr) and np.array_equal(again.weights, g.weights)
 
 
 def test_from_networkx_numbers_nodes_in_order():
@@ -90,6 +93,8 @@ def test_from_networkx_numbers_nodes_in_order():
     (lambda: irgl.from_edges([0], [1], [1, 2]), "2 values for 1 edges"),
     (lambda: irgl.from_edges([0], [1], [2 ** 40]), "int32"),
     (lambda: irgl.from_csr([0, 2, 1], [0, 1]), "never decrease"),
+    (lambda: irgl.from_csr(np.array([0, 2, 1], dtype=np.uint64), [0, 1]), "never decrease"),
+    (lambda: irgl.from_csr([0.0, 1.0], [0]), "offsets must be integers"),
     (lambda: irgl.bfs(irgl.load(KARATE), 34), "source 34 is not a vertex"),
     (lambda: irgl.sssp(irgl.load(KARATE), 0), "int32 edge weights"),
     (lambda: irgl.connected_components(irgl.from_edges([0], [1])), "symmetric"),

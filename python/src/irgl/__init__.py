@@ -141,6 +141,13 @@ def from_csr(indptr, indices, weights=None, **options):
     indptr = np.asarray(indptr)
     if indptr.ndim != 1 or indptr.size == 0:
         raise ValueError("indptr: a 1-d array of num_vertices + 1 offsets")
+    if not np.issubdtype(indptr.dtype, np.integer):
+        raise ValueError("indptr: offsets must be integers, not %s" % indptr.dtype)
+    if indptr.max() > np.iinfo(np.int64).max:
+        raise ValueError("indptr: offsets must be below 2^63")
+    # Signed, so that a decreasing offset shows as a negative degree (and
+    # the graph's own uint64 offsets are accepted).
+    indptr = indptr.astype(np.int64)
     degrees = np.diff(indptr)
     if indptr[0] != 0 or (degrees < 0).any() or indptr[-1] != len(indices):
         raise ValueError("indptr: offsets must start at 0, never decrease and end at "
