@@ -49,10 +49,7 @@ class IrglNxGraph:
     def simple(self):
         """The graph without self-loops and parallel edges, symmetric."""
         if self._simple is None:
-            indptr, indices = self.graph.indptr, self.graph.indices
-            sources = np.repeat(np.arange(len(self.nodes)), np.diff(indptr.astype(np.int64)))
-            self._simple = irgl.from_edges(sources, indices, num_vertices=len(self.nodes),
-                                           simple=True)
+            self._simple = irgl.from_csr(self.graph.indptr, self.graph.indices, simple=True)
         return self._simple
 
     def source(self, node):
