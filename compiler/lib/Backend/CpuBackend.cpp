@@ -78,8 +78,7 @@ GeneratedCode generate_cpu(const Module& module, const BackendOptions& options) 
   out.line("#include <irgl.h>");
   out.line("#include <irgl/lang/cpu_target.h>");
   if (library) {
-    out.line("#include <irgl/lang/library_checks.h>");
-    out.line("#include \"" + options.header_name + "\"");
+    write_library_includes(out, options);
   }
   write_user_includes(out, module);
   out.line();

@@ -56,8 +56,7 @@ GeneratedCode generate_cuda(const Module& module, const BackendOptions& options)
                         : "#include <irgl/gpu/schedule/schedules.cuh>");
   out.line("#include <irgl/lang/cuda.cuh>");
   if (library) {
-    out.line("#include <irgl/lang/library_checks.h>");
-    out.line("#include \"" + options.header_name + "\"");
+    write_library_includes(out, options);
   }
   else if (options.many_gpus) out.line("#include <irgl/lang/cuda_parts.cuh>");
   else out.line("#include <irgl/lang/cuda_target.cuh>");

@@ -66,21 +66,40 @@ std::string requirement_list(const Module& module) {
   return comma_separated(requirement_names(module));
 }
 
-// The caller's graph (well formed, and meeting the program's require())
-// where the target can read it, and each vertex parameter against the
-// graph: no load or option parser stands between them and the driver.
-void write_input_checks(CodeWriter& out, const Module& module, const LibraryTarget& target) {
-  const std::string name = module.program_name;
-  if (target.checks_requirements) {
-    out.line("irgl::lang::ProgramDescription irgl_requirements;");
-    out.line("irgl_requirements.name = \"" + name + "\";");
-    write_graph_requirements(out, module, "irgl_requirements");
-    out.line("irgl::lang::check_library_graph(irgl_requirements, irgl_graph);");
-  }
+// "void check_graph(const irgl::CsrGraph& irgl_graph)": what run() checks
+// of its graph, callable alone (on the host graph a GPU build will read).
+std::string check_signature(const LibraryTarget& target) {
+  return "void check_graph(const " + target.graph_type + "& irgl_graph)";
+}
+
+// Whether the entry point has a check_graph(): it takes a graph the host
+// can read.
+bool has_check_graph(const Module& module, const LibraryTarget& target) {
+  return target.checks_requirements && !module.driver.graph_param.empty();
+}
+
+// What the graph must hold for the program to read it (in-edges, weights of
+// its type), then, where the target can read the edges, that it is well
+// formed and meets the program's require(): no load stands between the
+// caller's graph and the driver.
+void write_graph_checks(CodeWriter& out, const Module& module, const LibraryTarget& target) {
+  for (const GraphCheck& check : graph_checks(module, target))
+    if (check.needed)
+      out.line("if (" + check.condition + ") throw std::invalid_argument(\"" + module.program_name +
+               " needs " + check.what + "\");");
+  if (!target.checks_requirements) return;
+  out.line("irgl::lang::ProgramDescription irgl_requirements;");
+  out.line("irgl_requirements.name = \"" + module.program_name + "\";");
+  write_graph_requirements(out, module, "irgl_requirements");
+  out.line("irgl::lang::check_library_graph(irgl_requirements, irgl_graph);");
+}
+
+// Each vertex parameter against the graph (no option parser checked it).
+void write_vertex_checks(CodeWriter& out, const Module& module) {
   for (const ProgramParam& param : module.driver.params)
     if (param.is_node)
-      out.line("irgl::lang::check_library_vertex(\"" + name + "\", \"" + param.var.name + "\", " +
-               param.var.name + ", irgl_graph.num_vertices());");
+      out.line("irgl::lang::check_library_vertex(\"" + module.program_name + "\", \"" +
+               param.var.name + "\", " + param.var.name + ", irgl_graph.num_vertices());");
 }
 
 }  // namespace
@@ -116,6 +135,12 @@ std::vector<std::string> collect_outputs(const Module& module) {
   return outputs;
 }
 
+void write_library_includes(CodeWriter& out, const BackendOptions& options) {
+  out.line("#include <irgl/lang/library_checks.h>");
+  out.line("#include <mutex>");
+  out.line("#include \"" + options.header_name + "\"");
+}
+
 std::string write_library_header(const Module& module, const BackendOptions& options,
                                  const std::vector<std::string>& outputs,
                                  const LibraryTarget& target) {
@@ -148,8 +173,16 @@ std::string write_library_header(const Module& module, const BackendOptions& opt
              "): run() does not check the edges on the GPU.";
   out.comment("Runs " + module.program_name + " (" + display_file_name(module.source_file) +
               ") on a graph " + target.graph_where + "." + needs);
-  out.comment("Throws std::invalid_argument when the graph lacks what the program reads.");
+  out.comment("Throws std::invalid_argument when the graph lacks what the program reads. "
+              "Calls from several threads run one at a time.");
   out.line(library_signature(module, target, true) + ";");
+  if (has_check_graph(module, target)) {
+    out.line();
+    out.comment("Refuses the graph (std::invalid_argument) as run() would, without running: "
+                "call it on a host graph before uploading it for the GPU build of " +
+                module.program_name + ", whose run() cannot read the edges.");
+    out.line(check_signature(target) + ";");
+  }
   out.line();
   out.line("}  // namespace " + program_namespace(module));
   return out.str();
@@ -157,14 +190,23 @@ std::string write_library_header(const Module& module, const BackendOptions& opt
 
 void write_library_entry(CodeWriter& out, const Module& module, const std::vector<std::string>& outputs,
                          const LibraryTarget& target) {
+  const bool has_graph = !module.driver.graph_param.empty();
+  if (has_check_graph(module, target)) {
+    out.line();
+    out.open(check_signature(target) + " {");
+    write_graph_checks(out, module, target);
+    out.close();
+  }
   out.line();
   out.open(library_signature(module, target, false) + " {");
-  for (const GraphCheck& check : graph_checks(module, target))
-    if (check.needed)
-      out.line("if (" + check.condition + ") throw std::invalid_argument(\"" + module.program_name +
-               " needs " + check.what + "\");");
-  const bool has_graph = !module.driver.graph_param.empty();
-  if (has_graph) write_input_checks(out, module, target);
+  out.comment("The program's vertex data and reductions are file-scope: one call at a time.");
+  out.line("static std::mutex irgl_calls;");
+  out.line("const std::lock_guard<std::mutex> irgl_one_call(irgl_calls);");
+  if (has_check_graph(module, target))
+    out.line("check_graph(irgl_graph);");
+  else if (has_graph)
+    write_graph_checks(out, module, target);
+  if (has_graph) write_vertex_checks(out, module);
   const std::string& setup = has_graph ? target.run_setup : target.run_setup_without_graph;
   if (!setup.empty()) out.line(setup);
   std::vector<std::string> args{has_graph ? target.graph_argument : ""};  // empty ones are left out

@@ -44,6 +44,9 @@ std::vector<std::string> requirement_names(const Module& module);
 // The outputs of the driver, in the order it first writes them.
 std::vector<std::string> collect_outputs(const Module& module);
 
+// What the entry point's source includes: its checks, <mutex> and its header.
+void write_library_includes(CodeWriter& out, const BackendOptions& options);
+
 // The header (Result, run's declaration) and the entry point's definition.
 std::string write_library_header(const Module& module, const BackendOptions& options,
                                  const std::vector<std::string>& outputs,

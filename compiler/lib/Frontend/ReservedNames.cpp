@@ -80,9 +80,10 @@ std::string ReservedNames::problem(const std::string& name, NameScope scope, boo
   if ((scope == NameScope::file || scope == NameScope::file_data ||
        scope == NameScope::program_param) && name == "Result")
     return "library mode (--emit=library) defines the struct 'Result' of the program's outputs";
-  if ((scope == NameScope::file || scope == NameScope::file_data) && name == "run" && !function)
-    return "library mode (--emit=library) defines the function 'run', which only other "
-           "functions may overload";
+  if ((scope == NameScope::file || scope == NameScope::file_data) &&
+      (name == "run" || name == "check_graph") && !function)
+    return "library mode (--emit=library) defines the function '" + name +
+           "', which only other functions may overload";
   if (scope == NameScope::program_param && data_.count(name))
     return "the generated driver sizes the vertex data and resets the reductions first, which "
            "a parameter of this name would hide";

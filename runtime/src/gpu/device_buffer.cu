@@ -44,6 +44,23 @@ void fill_words(void* destination, uint64_t count, const void* value, size_t wor
                               " is not 1, 2, 4 or 8 bytes");
 }
 
+int current_device() {
+  int device = 0;
+  IRGL_CUDA_CHECK(cudaGetDevice(&device));
+  return device;
+}
+
+void free_on(int device, void* data) noexcept {
+  int current = device;
+  if (cudaGetDevice(&current) == cudaSuccess && current != device &&
+      cudaSetDevice(device) == cudaSuccess) {
+    cudaFree(data);
+    cudaSetDevice(current);
+    return;
+  }
+  cudaFree(data);
+}
+
 void check_transfer_size(const char* operation, size_t count, size_t size) {
   if (count > size)
     throw std::out_of_range(std::string(operation) + ": " + std::to_string(count) +

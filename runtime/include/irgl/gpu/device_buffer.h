@@ -37,6 +37,13 @@ void fill_words(void* destination, uint64_t count, const void* value, size_t wor
 // Throws std::out_of_range naming `operation` unless count <= size.
 void check_transfer_size(const char* operation, size_t count, size_t size);
 
+// The current device (cudaGetDevice); throws CudaError.
+int current_device();
+
+// cudaFree(data) on `device`, restoring the current device after; errors
+// are ignored (destructors call it).
+void free_on(int device, void* data) noexcept;
+
 }  // namespace detail
 
 template <class T>
@@ -53,12 +60,15 @@ class DeviceBuffer {
   ~DeviceBuffer() { release(); }
 
   DeviceBuffer(DeviceBuffer&& other) noexcept
-      : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+      : data_(std::exchange(other.data_, nullptr)),
+        size_(std::exchange(other.size_, 0)),
+        device_(other.device_) {}
   DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
     if (this != &other) {
       release();
       data_ = std::exchange(other.data_, nullptr);
       size_ = std::exchange(other.size_, 0);
+      device_ = other.device_;
     }
     return *this;
   }
@@ -70,6 +80,10 @@ class DeviceBuffer {
   size_t size() const { return size_; }
   size_t bytes() const { return size_ * sizeof(T); }
   bool empty() const { return size_ == 0; }
+  // Whether its memory is on the current device (an empty buffer's is):
+  // storage kept between runs that may switch devices (a library's
+  // file-scope vertex data) is reallocated when it is not.
+  bool on_current_device() const { return data_ == nullptr || device_ == detail::current_device(); }
 
   // Replaces the storage by `count` uninitialised elements (frees first, so
   // the old and new allocations never coexist). No-op when count == size().
@@ -137,17 +151,19 @@ class DeviceBuffer {
     if (count == 0) return;
     IRGL_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&data_), count * sizeof(T)));
     size_ = count;
+    device_ = detail::current_device();
   }
   void release() noexcept {
     // Errors are ignored: after a sticky device error every call fails, and
     // a destructor must not throw.
-    if (data_ != nullptr) cudaFree(data_);
+    if (data_ != nullptr) detail::free_on(device_, data_);
     data_ = nullptr;
     size_ = 0;
   }
 
   T* data_ = nullptr;
   size_t size_ = 0;
+  int device_ = 0;  // where data_ was allocated
 };
 
 // Page-locked (pinned) host memory: transfers to and from it are truly

@@ -79,8 +79,10 @@ class DeviceData {
 
  protected:
   // `count` values, unspecified until written.
+  // Kept between runs unless the count or the current device changed.
   void size_to(uint64_t count) {
-    if (buffer_.size() != count) buffer_ = gpu::DeviceBuffer<T>(count);
+    if (buffer_.size() != count || !buffer_.on_current_device())
+      buffer_ = gpu::DeviceBuffer<T>(count);
   }
   gpu::DeviceBuffer<T> buffer_;
 
@@ -395,7 +397,10 @@ class Reduction {
   // Allocated on first use: reductions are globals, and allocating during
   // static initialisation would stop a program before main() (no --help, no
   // clean error) on a machine without a usable GPU.
+  // Reallocated when the current device changed since (library calls on
+  // several GPUs).
   gpu::DeviceBuffer<T>& storage() const {
+    if (!value_.on_current_device()) value_ = gpu::DeviceBuffer<T>();
     value_.reset(1);
     return value_;
   }

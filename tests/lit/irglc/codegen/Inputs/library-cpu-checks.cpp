@@ -1,7 +1,8 @@
 // Calls CPU libraries irglc wrote (sssp, cc, kcore) on graphs built in code
 // that break the programs' require() or with a vertex parameter outside the
 // graph: each call must be refused with std::invalid_argument, never run.
-// Prints one line per case: "refused: MESSAGE" or "ran".
+// check_graph() refuses the same graphs without running. Prints one line
+// per case: "refused: MESSAGE" or "ran".
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
@@ -61,5 +62,10 @@ int main() {
   attempt("kcore self-loop", [&] { irglc_kcore::run(graph_of({{0, 1}, {0}}), 1); });
   attempt("kcore repeated edge", [&] { irglc_kcore::run(graph_of({{1, 1}, {0, 0}}), 1); });
   attempt("kcore simple", [&] { irglc_kcore::run(graph_of({{1}, {0}}), 1); });
+  // check_graph: run()'s graph checks alone (what a GPU build's caller runs
+  // on the host graph); it takes no vertex parameter.
+  attempt("check_graph cc directed", [&] { irglc_cc::check_graph(graph_of({{1}, {2}, {}})); });
+  attempt("check_graph sssp unweighted", [&] { irglc_sssp::check_graph(graph_of({{1}, {}})); });
+  attempt("check_graph sssp path", [&] { irglc_sssp::check_graph(path); });
   return 0;
 }
