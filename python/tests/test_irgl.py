@@ -95,18 +95,30 @@ def test_from_networkx_numbers_nodes_in_order():
     (lambda: irgl.from_csr([0, 2, 1], [0, 1]), "never decrease"),
     (lambda: irgl.from_csr(np.array([0, 2, 1], dtype=np.uint64), [0, 1]), "never decrease"),
     (lambda: irgl.from_csr([0.0, 1.0], [0]), "offsets must be integers"),
-    (lambda: irgl.bfs(irgl.load(KARATE), 34), "source 34 is not a vertex"),
-    (lambda: irgl.sssp(irgl.load(KARATE), 0), "int32 edge weights"),
-    (lambda: irgl.connected_components(irgl.from_edges([0], [1])), "symmetric"),
-    (lambda: irgl.kcore(irgl.from_edges([0, 0, 1], [1, 1, 0])),
-     "without repeated edges .* drop_duplicates=True"),
-    (lambda: irgl.triangles(irgl.from_edges([0, 1], [0, 0])), "symmetric .* symmetrize=True"),
-    (lambda: irgl.triangles(irgl.from_edges([0, 0, 1], [0, 1, 0])), "self-loop"),
-    (lambda: irgl.pagerank(irgl.load(KARATE), damping=0.9), "0.85"),
 ])
 def test_bad_input_raises_value_error(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+# Refused on either device: the GPU path checks the host graph with the CPU
+# build's check_graph before it uploads anything.
+@pytest.mark.parametrize("call, message", [
+    (lambda d: irgl.bfs(irgl.load(KARATE), 34, device=d), "source 34 is not a vertex"),
+    (lambda d: irgl.bfs(irgl.load(KARATE), -1, device=d), "source -1 is not a vertex"),
+    (lambda d: irgl.sssp(irgl.load(KARATE), 0, device=d), "int32 edge weights"),
+    (lambda d: irgl.sssp(irgl.from_edges([0], [1], [-3]), 0, device=d), "non-negative edge weights"),
+    (lambda d: irgl.connected_components(irgl.from_edges([0], [1]), device=d), "symmetric"),
+    (lambda d: irgl.kcore(irgl.from_edges([0, 0, 1], [1, 1, 0]), device=d),
+     "without repeated edges .* drop_duplicates=True"),
+    (lambda d: irgl.triangles(irgl.from_edges([0, 1], [0, 0]), device=d), "symmetric .* symmetrize=True"),
+    (lambda d: irgl.triangles(irgl.from_edges([0, 0, 1], [0, 1, 0]), device=d), "self-loop"),
+    (lambda d: irgl.maximal_independent_set(irgl.from_edges([0], [1]), device=d), "symmetric"),
+    (lambda d: irgl.pagerank(irgl.load(KARATE), damping=0.9, device=d), "0.85"),
+])
+def test_algorithms_refuse_bad_input(call, message, device):
+    with pytest.raises(ValueError, match=message):
+        call(device)
 
 
 def test_unknown_option_is_a_type_error():
@@ -117,74 +129,74 @@ def test_unknown_option_is_a_type_error():
 # --- algorithms against networkx ---------------------------------------------
 
 @pytest.mark.parametrize("directed", [False, True])
-def test_bfs(directed):
+def test_bfs(directed, device):
     G = random_graph(directed=directed)
-    levels = irgl.bfs(irgl.from_networkx(G), 3)
+    levels = irgl.bfs(irgl.from_networkx(G), 3, device=device)
     expected = nx.single_source_shortest_path_length(G, 3)
     for v in G:
         assert levels[v] == expected.get(v, irgl.UNREACHED)
 
 
-def test_sssp():
+def test_sssp(device):
     G = weighted(random_graph(directed=True))
-    dist = irgl.sssp(irgl.from_networkx(G, weight="weight"), 0)
+    dist = irgl.sssp(irgl.from_networkx(G, weight="weight"), 0, device=device)
     expected = nx.single_source_dijkstra_path_length(G, 0)
     for v in G:
         assert dist[v] == expected.get(v, irgl.UNREACHED)
 
 
-def test_connected_components():
+def test_connected_components(device):
     G = random_graph(p=0.004)
-    labels = irgl.connected_components(irgl.from_networkx(G))
+    labels = irgl.connected_components(irgl.from_networkx(G), device=device)
     for component in nx.connected_components(G):
         assert {int(labels[v]) for v in component} == {min(component)}
 
 
-def test_pagerank():
+def test_pagerank(device):
     G = random_graph(directed=True, p=0.03)
-    ranks = irgl.pagerank(irgl.from_networkx(G), tolerance=1e-7)
+    ranks = irgl.pagerank(irgl.from_networkx(G), tolerance=1e-7, device=device)
     expected = nx.pagerank(G, alpha=0.85, tol=1e-10, max_iter=1000)
     assert ranks.dtype == np.float32
     assert np.abs(ranks - np.array([expected[v] for v in G])).sum() < 1e-4
 
 
 @pytest.mark.parametrize("k", [1, 2, 3, 5])
-def test_kcore(k):
+def test_kcore(k, device):
     G = random_graph(p=0.03)
-    inside = irgl.kcore(irgl.from_networkx(G, simple=True), k)
+    inside = irgl.kcore(irgl.from_networkx(G, simple=True), k, device=device)
     assert set(np.flatnonzero(inside)) == set(nx.k_core(G, k).nodes())
 
 
-def test_triangles():
+def test_triangles(device):
     G = random_graph(p=0.05)
-    count = irgl.triangles(irgl.from_networkx(G, simple=True))
+    count = irgl.triangles(irgl.from_networkx(G, simple=True), device=device)
     assert count == sum(nx.triangles(G).values()) // 3
 
 
-def test_pagerank_builds_the_in_edges_once():
+def test_pagerank_builds_the_in_edges_once(device):
     g = irgl.load(KARATE)
-    first = irgl.pagerank(g)
-    assert np.array_equal(first, irgl.pagerank(g))
+    first = irgl.pagerank(g, device=device)
+    assert np.array_equal(first, irgl.pagerank(g, device=device))
     assert abs(float(first.sum()) - 1) < 1e-5
 
 
-def test_strongly_connected_components():
+def test_strongly_connected_components(device):
     G = random_graph(directed=True, p=0.008)
-    labels = irgl.strongly_connected_components(irgl.from_networkx(G))
+    labels = irgl.strongly_connected_components(irgl.from_networkx(G), device=device)
     for component in nx.strongly_connected_components(G):
         assert {int(labels[v]) for v in component} == {max(component)}
 
 
-def test_maximal_independent_set():
+def test_maximal_independent_set(device):
     G = random_graph(p=0.03)
-    inside = irgl.maximal_independent_set(irgl.from_networkx(G, simple=True))
+    inside = irgl.maximal_independent_set(irgl.from_networkx(G, simple=True), device=device)
     members = set(np.flatnonzero(inside))
     assert not any(u in members and v in members for u, v in G.edges())
     assert all(v in members or any(u in members for u in G[v]) for v in G)
 
 
-def test_coloring():
+def test_coloring(device):
     G = random_graph(p=0.05)
-    colors = irgl.coloring(irgl.from_networkx(G, simple=True))
+    colors = irgl.coloring(irgl.from_networkx(G, simple=True), device=device)
     assert all(colors[u] != colors[v] for u, v in G.edges())
     assert colors.max() <= max(d for _, d in G.degree())

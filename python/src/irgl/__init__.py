@@ -5,27 +5,32 @@
     levels = irgl.bfs(g, source=0)                # numpy uint32, irgl.UNREACHED where unreached
     ranks = irgl.pagerank(g)                      # numpy float32
 
-The algorithms are irglc's examples (lang-examples/*.irgl) compiled to
-sequential C++ (the CPU target, irglc's reference); irgl.compile(path)
-builds your own .irgl program the same way. Bad input raises ValueError
+The algorithms are irglc's examples (lang-examples/*.irgl), compiled for
+CUDA and for the CPU (sequential C++, irglc's reference); device= picks
+("cpu", "cuda", "cuda:N"; default: a usable GPU, else the CPU; see
+irgl.devices). irgl.compile(path) builds your own .irgl program for the CPU. Bad input raises ValueError
 with irglc's message. See docs/python.md.
 """
 
 import functools
+import operator
 import re
 
 import numpy as np
 
-from . import _core
+from . import _core, devices
 from .compile import CompileError, Program, compile  # noqa: A004 (the package's verb)
 
 __all__ = [
     "Graph", "UNREACHED", "load", "from_edges", "from_csr", "from_scipy", "from_networkx",
     "bfs", "sssp", "connected_components", "pagerank", "kcore", "triangles",
     "strongly_connected_components", "maximal_independent_set", "coloring", "compile", "CompileError", "Program",
+    "gpus", "default_device",
 ]
 
 Graph = _core.Graph
+gpus = devices.gpus
+default_device = devices.default_device
 # The value of a vertex that bfs or sssp does not reach.
 UNREACHED = int(np.iinfo(np.uint32).max)
 
@@ -62,6 +67,7 @@ def _weights(graph):
 
 
 Graph.weights = property(_weights, doc="edge weights (int32 or float32), None when unweighted")
+Graph.drop_gpu_copies = devices.drop_gpu_copies
 Graph.__repr__ = lambda g: "<irgl.Graph %s: %d vertices, %d edges%s>" % (
     g.name, g.num_vertices, g.num_edges,
     "" if g.weight_type == "none" else ", %s weights" % g.weight_type)
@@ -197,68 +203,95 @@ def from_networkx(nx_graph, weight=None, **options):
     return graph
 
 
+def _source(graph, source):
+    source = operator.index(source)
+    if not 0 <= source < graph.num_vertices:
+        raise ValueError("source %d is not a vertex of the %d-vertex graph"
+                         % (source, graph.num_vertices))
+    return source
+
+
+# The programs that read in-edges: their graph gets its transpose (and its
+# GPU copy carries it).
+_READS_IN_EDGES = {"pr", "scc"}
+
+
+def _run(program, graph, device, *args):
+    """Runs the package's program on graph, on device (see irgl.devices)."""
+    gpu = devices.gpu_of(device)
+    if gpu is None:
+        return getattr(_core, program)(graph, *args)
+    in_edges = program in _READS_IN_EDGES
+    if in_edges:
+        _core.ensure_transpose(graph)
+    devices.checked(graph, program)
+    return getattr(devices._cuda, program)(devices.gpu_copy(graph, gpu, in_edges), *args)
+
+
 @_in_python_terms
-def bfs(graph, source=0):
+def bfs(graph, source=0, *, device=None):
     """Breadth-first levels from source: numpy uint32, UNREACHED where
     unreached (lang-examples/bfs.irgl)."""
-    return _core.bfs(graph, int(source))
+    return _run("bfs", graph, device, _source(graph, source))
 
 
 @_in_python_terms
-def sssp(graph, source=0):
+def sssp(graph, source=0, *, device=None):
     """Shortest-path distances from source over nonnegative int32 weights:
     numpy uint32, UNREACHED where unreached (lang-examples/sssp.irgl)."""
-    return _core.sssp(graph, int(source))
+    return _run("sssp", graph, device, _source(graph, source))
 
 
 @_in_python_terms
-def connected_components(graph):
+def connected_components(graph, *, device=None):
     """Each vertex's component, named by its smallest vertex: numpy uint32.
     The graph must be symmetric (symmetrize=True when building it;
     lang-examples/cc.irgl)."""
-    return _core.cc(graph)
+    return _run("cc", graph, device)
 
 
 @_in_python_terms
-def pagerank(graph, tolerance=1e-6, max_iterations=1000, *, damping=0.85):
+def pagerank(graph, tolerance=1e-6, max_iterations=1000, *, damping=0.85, device=None):
     """PageRank (damping 0.85, dangling vertices' rank spread evenly) until
     the ranks' L1 change is below tolerance: numpy float32
     (lang-examples/pr.irgl)."""
     if damping != 0.85:
         raise ValueError("pagerank: damping %g: lang-examples/pr.irgl uses 0.85" % damping)
-    return _core.pr(graph, float(tolerance), int(max_iterations))
+    return _run("pr", graph, device, float(tolerance), int(max_iterations))
 
 
 @_in_python_terms
-def kcore(graph, k=2):
+def kcore(graph, k=2, *, device=None):
     """Whether each vertex is in the graph's k-core: numpy bool. The graph
     must be simple (simple=True; lang-examples/kcore.irgl)."""
-    return _core.kcore(graph, int(k)).astype(bool)
+    if not 0 <= int(k) < 2 ** 32:
+        raise ValueError("kcore: k = %r is not in [0, 2^32 - 1]" % (k,))
+    return _run("kcore", graph, device, int(k)).astype(bool)
 
 
 @_in_python_terms
-def strongly_connected_components(graph):
+def strongly_connected_components(graph, *, device=None):
     """Each vertex's strongly connected component along out-edges, named
     by its largest vertex: numpy uint32 (lang-examples/scc.irgl)."""
-    return _core.scc(graph)
+    return _run("scc", graph, device)
 
 
 @_in_python_terms
-def maximal_independent_set(graph):
+def maximal_independent_set(graph, *, device=None):
     """A maximal independent set: numpy bool, the same set on every run.
     The graph must be simple (simple=True; lang-examples/mis.irgl)."""
-    return _core.mis(graph).astype(bool)
+    return _run("mis", graph, device).astype(bool)
 
 
 @_in_python_terms
-def coloring(graph):
+def coloring(graph, *, device=None):
     """A proper vertex colouring (neighbours differ): numpy uint32. The
     graph must be simple (simple=True; lang-examples/coloring.irgl)."""
-    return _core.coloring(graph)
+    return _run("coloring", graph, device)
 
 
 @_in_python_terms
-def triangles(graph):
+def triangles(graph, *, device=None):
     """The number of triangles. The graph must be simple, with sorted
     lists (simple=True; lang-examples/tc.irgl)."""
-    return int(_core.tc(graph))
+    return int(_run("tc", graph, device))

@@ -22,6 +22,7 @@
 #include "irgl/support/error.h"
 #include "kcore.h"
 #include "mis.h"
+#include "numpy_results.h"
 #include "coloring.h"
 #include "pr.h"
 #include "scc.h"
@@ -29,20 +30,14 @@
 #include "tc.h"
 
 namespace nb = nanobind;
+using irgl::python::to_numpy;
+using irgl::python::without_gil;
 
 namespace {
 
 using Graph = std::shared_ptr<irgl::CsrGraph>;
 template <class T>
 using Array1d = nb::ndarray<const T, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
-
-// A vector's contents as a new numpy array that owns them.
-template <class T>
-nb::ndarray<nb::numpy, T, nb::ndim<1>> to_numpy(std::vector<T>&& values) {
-  auto* owned = new std::vector<T>(std::move(values));
-  nb::capsule owner(owned, [](void* p) noexcept { delete static_cast<std::vector<T>*>(p); });
-  return {owned->data(), {owned->size()}, owner};
-}
 
 // A read-only numpy view of a graph array, keeping the graph alive.
 template <class T>
@@ -130,24 +125,25 @@ const irgl::CsrGraph& with_transpose(const Graph& graph) {
   return *graph;
 }
 
-irgl::lang::Node checked_source(const Graph& graph, int64_t source) {
-  if (source < 0 || static_cast<uint64_t>(source) >= graph->num_vertices())
-    throw std::invalid_argument("source " + std::to_string(source) + " is not a vertex of the " +
-                                std::to_string(graph->num_vertices()) + "-vertex graph");
-  return static_cast<irgl::lang::Node>(source);
+// Each program's check_graph: run()'s checks of the graph alone, which the
+// GPU path makes on the host graph (a GPU run cannot read the edges).
+void check_graph(const Graph& graph, const std::string& program) {
+  static const std::pair<const char*, void (*)(const irgl::CsrGraph&)> checks[] = {
+      {"bfs", irglc_bfs::check_graph},   {"sssp", irglc_sssp::check_graph},
+      {"cc", irglc_cc::check_graph},     {"pr", irglc_pr::check_graph},
+      {"kcore", irglc_kcore::check_graph}, {"scc", irglc_scc::check_graph},
+      {"mis", irglc_mis::check_graph},   {"coloring", irglc_coloring::check_graph},
+      {"tc", irglc_tc::check_graph}};
+  for (const auto& [name, check] : checks)
+    if (program == name) return without_gil([&] { check(*graph); });
+  throw std::invalid_argument("check_graph: no program '" + program + "'");
 }
 
 }  // namespace
 
 NB_MODULE(_core, m) {
   m.doc() = "irglc's host graphs and the examples' sequential programs (see irgl/__init__.py)";
-  nb::register_exception_translator([](const std::exception_ptr& error, void*) {
-    try {
-      std::rethrow_exception(error);
-    } catch (const irgl::InputError& input) {
-      PyErr_SetString(PyExc_ValueError, input.what());
-    }
-  });
+  irgl::python::register_input_errors();
 
   nb::class_<irgl::CsrGraph>(m, "Graph", nb::dynamic_attr())
       .def_prop_ro("num_vertices", &irgl::CsrGraph::num_vertices)
@@ -166,48 +162,36 @@ NB_MODULE(_core, m) {
   // against the same headers).
   m.def("graph_address", [](const Graph& g) { return reinterpret_cast<uintptr_t>(g.get()); });
   m.def("ensure_transpose", [](const Graph& g) { with_transpose(g); });
+  m.def("check_graph", &check_graph, nb::arg("graph"), nb::arg("program"));
   m.def("indptr", [](const Graph& g) { return view(g, g->out_offsets); });
   m.def("indices", [](const Graph& g) { return view(g, g->out_targets); });
   m.def("weight_words", [](const Graph& g) { return view(g, g->out_weights); });
 
-  m.def("bfs", [](const Graph& g, int64_t source) {
-    const irgl::lang::Node from = checked_source(g, source);
-    nb::gil_scoped_release unlocked;
-    return to_numpy(irglc_bfs::run(*g, from).level);
+  m.def("bfs", [](const Graph& g, uint32_t source) {
+    return to_numpy(without_gil([&] { return irglc_bfs::run(*g, source); }).level);
   });
-  m.def("sssp", [](const Graph& g, int64_t source) {
-    const irgl::lang::Node from = checked_source(g, source);
-    nb::gil_scoped_release unlocked;
-    return to_numpy(irglc_sssp::run(*g, from).dist);
+  m.def("sssp", [](const Graph& g, uint32_t source) {
+    return to_numpy(without_gil([&] { return irglc_sssp::run(*g, source); }).dist);
   });
   m.def("cc", [](const Graph& g) {
-    nb::gil_scoped_release unlocked;
-    return to_numpy(irglc_cc::run(*g).component);
+    return to_numpy(without_gil([&] { return irglc_cc::run(*g); }).component);
   });
   m.def("pr", [](const Graph& g, float tolerance, int max_iterations) {
     const irgl::CsrGraph& graph = with_transpose(g);  // under the GIL: it may change g
-    nb::gil_scoped_release unlocked;
-    return to_numpy(irglc_pr::run(graph, tolerance, max_iterations).rank);
+    return to_numpy(without_gil([&] { return irglc_pr::run(graph, tolerance, max_iterations); }).rank);
   });
   m.def("kcore", [](const Graph& g, uint32_t k) {
-    nb::gil_scoped_release unlocked;
-    return to_numpy(irglc_kcore::run(*g, k).in_core);
+    return to_numpy(without_gil([&] { return irglc_kcore::run(*g, k); }).in_core);
   });
   m.def("scc", [](const Graph& g) {
     const irgl::CsrGraph& graph = with_transpose(g);  // under the GIL: it may change g
-    nb::gil_scoped_release unlocked;
-    return to_numpy(irglc_scc::run(graph).component);
+    return to_numpy(without_gil([&] { return irglc_scc::run(graph); }).component);
   });
   m.def("mis", [](const Graph& g) {
-    nb::gil_scoped_release unlocked;
-    return to_numpy(irglc_mis::run(*g).in_set);
+    return to_numpy(without_gil([&] { return irglc_mis::run(*g); }).in_set);
   });
   m.def("coloring", [](const Graph& g) {
-    nb::gil_scoped_release unlocked;
-    return to_numpy(irglc_coloring::run(*g).color);
+    return to_numpy(without_gil([&] { return irglc_coloring::run(*g); }).color);
   });
-  m.def("tc", [](const Graph& g) {
-    nb::gil_scoped_release unlocked;
-    return irglc_tc::run(*g).triangles;
-  });
+  m.def("tc", [](const Graph& g) { return without_gil([&] { return irglc_tc::run(*g); }).triangles; });
 }

@@ -1,0 +1,136 @@
+// The Python module irgl._cuda: graphs uploaded to a GPU and the examples'
+// GPU programs (irglc --emit=library, CUDA) on them, with results as numpy
+// arrays. irgl/__init__.py picks between this module and irgl._core; the
+// host graph is checked against each program's require() there (by the CPU
+// build's check_graph), since a GPU run cannot read the edges to check.
+#include <cuda_runtime_api.h>
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/shared_ptr.h>
+#include <nanobind/stl/string.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "bfs.h"
+#include "cc.h"
+#include "coloring.h"
+#include "irgl/gpu/check.h"
+#include "irgl/gpu/device_graph.h"
+#include "irgl/gpu/device_info.h"
+#include "kcore.h"
+#include "mis.h"
+#include "numpy_results.h"
+#include "pr.h"
+#include "scc.h"
+#include "sssp.h"
+#include "tc.h"
+
+namespace nb = nanobind;
+using irgl::python::to_numpy;
+
+namespace {
+
+// A graph's copy on one GPU (its buffers free themselves on that GPU,
+// whichever is current when Python collects the copy).
+class UploadedGraph {
+ public:
+  UploadedGraph(const irgl::CsrGraph& graph, int device, bool in_edges) : device_(device) {
+    use_device();
+    irgl::gpu::UploadOptions options;
+    options.in_edges = in_edges;
+    graph_ = irgl::gpu::DeviceGraph(graph, options);
+  }
+
+  void use_device() const { IRGL_CUDA_CHECK(cudaSetDevice(device_)); }
+  const irgl::gpu::DeviceGraph& graph() const { return graph_; }
+  int device() const { return device_; }
+
+ private:
+  int device_;
+  irgl::gpu::DeviceGraph graph_;
+};
+
+using Uploaded = std::shared_ptr<UploadedGraph>;
+
+// Runs `program` on the graph's GPU without the GIL.
+template <class Program>
+auto on_gpu(const Uploaded& uploaded, Program program) {
+  return irgl::python::without_gil([&] {
+    uploaded->use_device();
+    return program(uploaded->graph());
+  });
+}
+
+int device_count() {
+  int count = 0;
+  return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;
+}
+
+// Why no program can run on `device` ("" when one can): no driver or
+// device, or an architecture this build was not compiled for.
+std::string unusable_reason(int device) {
+  const int count = device_count();
+  std::string why;
+  if (count == 0 && !irgl::gpu::gpu_available(&why)) return why;  // the driver's reason
+  if (device < 0 || device >= count)
+    return "there is no CUDA device " + std::to_string(device) + " (this machine has " +
+           std::to_string(count) + ")";
+  if (cudaSetDevice(device) != cudaSuccess) return "CUDA device " + std::to_string(device) + " cannot be used";
+  return irgl::gpu::gpu_available(&why) ? "" : why;
+}
+
+std::string device_summary(int device) {
+  IRGL_CUDA_CHECK(cudaSetDevice(device));
+  return irgl::gpu::query_device().summary();
+}
+
+}  // namespace
+
+NB_MODULE(_cuda, m) {
+  m.doc() = "graphs on a GPU and the examples' GPU programs (see irgl/__init__.py)";
+  irgl::python::register_input_errors();
+  nb::class_<UploadedGraph>(m, "UploadedGraph")
+      .def_prop_ro("device", &UploadedGraph::device)
+      .def_prop_ro("has_in_edges", [](const UploadedGraph& u) { return u.graph().has_in_edges(); });
+
+  m.def("device_count", &device_count);
+  m.def("unusable_reason", &unusable_reason, nb::arg("device"));
+  m.def("device_summary", &device_summary, nb::arg("device"));
+  m.def("compiled_architectures", &irgl::gpu::compiled_architectures);
+  m.def("upload", [](const std::shared_ptr<irgl::CsrGraph>& graph, int device, bool in_edges) {
+    nb::gil_scoped_release unlocked;
+    return std::make_shared<UploadedGraph>(*graph, device, in_edges);
+  }, nb::arg("graph"), nb::arg("device"), nb::arg("in_edges"));
+
+  m.def("bfs", [](const Uploaded& g, uint32_t source) {
+    return to_numpy(on_gpu(g, [&](const auto& graph) { return irglc_bfs::run(graph, source); }).level);
+  });
+  m.def("sssp", [](const Uploaded& g, uint32_t source) {
+    return to_numpy(on_gpu(g, [&](const auto& graph) { return irglc_sssp::run(graph, source); }).dist);
+  });
+  m.def("cc", [](const Uploaded& g) {
+    return to_numpy(on_gpu(g, [](const auto& graph) { return irglc_cc::run(graph); }).component);
+  });
+  m.def("pr", [](const Uploaded& g, float tolerance, int max_iterations) {
+    return to_numpy(on_gpu(g, [&](const auto& graph) {
+      return irglc_pr::run(graph, tolerance, max_iterations);
+    }).rank);
+  });
+  m.def("kcore", [](const Uploaded& g, uint32_t k) {
+    return to_numpy(on_gpu(g, [&](const auto& graph) { return irglc_kcore::run(graph, k); }).in_core);
+  });
+  m.def("scc", [](const Uploaded& g) {
+    return to_numpy(on_gpu(g, [](const auto& graph) { return irglc_scc::run(graph); }).component);
+  });
+  m.def("mis", [](const Uploaded& g) {
+    return to_numpy(on_gpu(g, [](const auto& graph) { return irglc_mis::run(graph); }).in_set);
+  });
+  m.def("coloring", [](const Uploaded& g) {
+    return to_numpy(on_gpu(g, [](const auto& graph) { return irglc_coloring::run(graph); }).color);
+  });
+  m.def("tc", [](const Uploaded& g) {
+    return on_gpu(g, [](const auto& graph) { return irglc_tc::run(graph); }).triangles;
+  });
+}

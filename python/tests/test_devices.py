@@ -1,0 +1,125 @@
+"""device=: choosing the CPU or a GPU, refusing what names neither, the
+graph's GPU copy kept between calls, and the GPU builds agreeing with the
+CPU builds (irglc's reference) on a graph large enough to spread over
+many thread blocks."""
+import numpy as np
+import pytest
+
+import irgl
+from irgl import devices
+
+
+def gpu_or_skip():
+    why = devices._unusable_reason(0)
+    if why:
+        pytest.skip("no usable GPU: %s" % why)
+
+
+def power_law_edges(scale=13, edge_factor=16, seed=11):
+    """An R-MAT-like graph (skewed degrees, a few huge vertices) as arrays."""
+    rng = np.random.default_rng(seed)
+    count = edge_factor << scale
+    sources = np.zeros(count, dtype=np.int64)
+    targets = np.zeros(count, dtype=np.int64)
+    for bit in range(scale):
+        quadrant = rng.choice(4, size=count, p=[0.57, 0.19, 0.19, 0.05])
+        sources |= (quadrant >> 1) << bit
+        targets |= (quadrant & 1) << bit
+    return sources, targets, 1 << scale
+
+
+@pytest.mark.parametrize("name", ["gpu", "cuda:x", "cuda:-1", "CPU", True, 1.0])
+def test_unknown_device_names_are_refused(name):
+    with pytest.raises(ValueError, match="use \"cpu\", \"cuda\" or \"cuda:N\""):
+        irgl.bfs(irgl.from_edges([0], [1]), device=name)
+
+
+def test_irgl_device_sets_the_default(monkeypatch):
+    monkeypatch.setenv("IRGL_DEVICE", "cpu")
+    assert irgl.default_device() == "cpu"
+    assert list(irgl.bfs(irgl.from_edges([0], [1]))) == [0, 1]
+    monkeypatch.setenv("IRGL_DEVICE", "tpu")
+    with pytest.raises(ValueError, match="'tpu' \\(from IRGL_DEVICE\\)"):
+        irgl.bfs(irgl.from_edges([0], [1]))
+
+
+def test_the_default_is_a_usable_gpu_else_the_cpu(monkeypatch):
+    monkeypatch.delenv("IRGL_DEVICE", raising=False)
+    usable = not devices._unusable_reason(0)
+    assert irgl.default_device() == ("cuda" if usable else "cpu")
+    assert len(irgl.gpus()) >= (1 if usable else 0)
+
+
+def test_a_gpu_that_is_not_there_is_refused_saying_why():
+    count = devices._cuda.device_count() if devices._cuda else 0
+    with pytest.raises(ValueError, match="device 'cuda:%d': " % (count + 3)):
+        irgl.bfs(irgl.from_edges([0], [1]), device="cuda:%d" % (count + 3))
+
+
+def test_the_gpu_copy_is_kept_and_grows_in_edges_when_needed():
+    gpu_or_skip()
+    g = irgl.from_edges([0, 1, 2], [1, 2, 0])
+    irgl.bfs(g, device="cuda")
+    first = g._gpu_copies[0]
+    assert not first.has_in_edges
+    irgl.connected_components(irgl.from_edges([0, 1], [1, 0]), device=0)
+    irgl.bfs(g, device="cuda:0")
+    assert g._gpu_copies[0] is first
+    irgl.pagerank(g, device="cuda")  # reads in-edges: uploaded again, with them
+    assert g._gpu_copies[0] is not first and g._gpu_copies[0].has_in_edges
+    second = g._gpu_copies[0]
+    irgl.bfs(g, device="cuda")
+    assert g._gpu_copies[0] is second
+    g.drop_gpu_copies()
+    assert not g._gpu_copies
+    assert list(irgl.bfs(g, device="cuda")) == [0, 1, 2]
+
+
+def test_a_refused_graph_is_never_uploaded():
+    gpu_or_skip()
+    g = irgl.from_edges([0], [1])
+    with pytest.raises(ValueError, match="symmetric"):
+        irgl.connected_components(g, device="cuda")
+    assert not getattr(g, "_gpu_copies", {})
+
+
+def test_gpu_builds_agree_with_the_cpu_builds():
+    gpu_or_skip()
+    sources, targets, n = power_law_edges()
+    directed = irgl.from_edges(sources, targets, num_vertices=n, weight_rule="hash:100")
+    simple = irgl.from_edges(sources, targets, num_vertices=n, simple=True)
+    hub = int(np.argmax(np.diff(directed.indptr.astype(np.int64))))
+    for call in (lambda d: irgl.bfs(directed, hub, device=d),
+                 lambda d: irgl.sssp(directed, hub, device=d),
+                 lambda d: irgl.connected_components(simple, device=d),
+                 lambda d: irgl.strongly_connected_components(directed, device=d),
+                 lambda d: irgl.kcore(simple, 8, device=d),
+                 lambda d: irgl.triangles(simple, device=d)):
+        assert np.array_equal(call("cpu"), call("cuda"))
+    cpu_ranks = irgl.pagerank(directed, device="cpu")
+    gpu_ranks = irgl.pagerank(directed, device="cuda")
+    assert np.abs(cpu_ranks - gpu_ranks).sum() < 1e-4
+    independent = irgl.maximal_independent_set(simple, device="cuda")
+    colors = irgl.coloring(simple, device="cuda")
+    row = np.repeat(np.arange(n), np.diff(simple.indptr.astype(np.int64)))
+    column = simple.indices
+    assert not (independent[row] & independent[column]).any()
+    assert (independent | np.bincount(row[independent[column]], minlength=n).astype(bool)).all()
+    assert (colors[row] != colors[column]).all()
+
+
+def test_calls_from_threads_get_their_own_answers(device):
+    """A program's vertex data are file-scope in the generated code: calls
+    from several threads (the GIL is released while they run) take turns
+    instead of sharing them."""
+    from concurrent.futures import ThreadPoolExecutor
+    graphs = []
+    for n in (500, 2000, 5000, 9000):
+        rng = np.random.default_rng(n)
+        sources, targets = rng.integers(0, n, 8 * n), rng.integers(0, n, 8 * n)
+        graphs.append(irgl.from_edges(sources, targets, num_vertices=n))
+    expected = [irgl.bfs(g, 1, device=device) for g in graphs]
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(lambda i: irgl.bfs(graphs[i % 4], 1, device=device), range(64)))
+    for i, levels in enumerate(answers):
+        assert np.array_equal(levels, expected[i % 4])
