@@ -18,20 +18,39 @@ void collect_outputs(const HostBlock& block, std::vector<std::string>& names) {
   }
 }
 
+// An entry point: run() returns the outputs in host memory; on the GPU,
+// run_on_device() leaves the vertex outputs in device buffers.
+struct Entry {
+  std::string name;         // "run"
+  std::string result;       // "Result"
+  std::string vector_type;  // a vertex output's member type around its element type
+  std::string read_field;   // appended to a field's name to read it out
+};
+
+const Entry& host_entry(const LibraryTarget& target) {
+  static const Entry cuda{"run", "Result", "std::vector", ".download()"};
+  static const Entry cpu{"run", "Result", "std::vector", ".values()"};
+  return target.device_entry ? cuda : cpu;
+}
+
+const Entry device_entry{"run_on_device", "DeviceResult", "irgl::gpu::DeviceBuffer",
+                         ".device_copy()"};
+
 // "Result run(const Graph& irgl_graph, parameters...)".
-std::string library_signature(const Module& module, const LibraryTarget& target, bool with_defaults) {
+std::string library_signature(const Module& module, const LibraryTarget& target, const Entry& entry,
+                              bool with_defaults) {
   std::vector<std::string> params = option_parameters(module.driver, with_defaults);
   if (!module.driver.graph_param.empty())
     params.insert(params.begin(), "const " + target.graph_type + "& irgl_graph");
-  return "Result run(" + comma_separated(params) + ")";
+  return entry.result + " " + entry.name + "(" + comma_separated(params) + ")";
 }
 
-void write_result_struct(CodeWriter& out, const Module& module, const std::vector<std::string>& outputs) {
-  out.comment("The program's outputs, copied out of its vertex data and reductions.");
-  out.open("struct Result {");
+void write_result_struct(CodeWriter& out, const Module& module, const std::vector<std::string>& outputs,
+                         const Entry& entry) {
+  out.open("struct " + entry.result + " {");
   for (const std::string& name : outputs) {
     if (const Field* field = module.find_field(name))
-      out.line("std::vector<" + field->element_type + "> " + name + ";");
+      out.line(entry.vector_type + "<" + field->element_type + "> " + name + ";");
     else if (const Reduction* reduction = module.find_reduction(name))
       out.line(reduction->value_type + " " + name + " = 0;");
   }
@@ -113,12 +132,12 @@ const LibraryTarget& library_target(Target target) {
       "has_in_edges()", "upload the transpose", "weight_type()",
       "const irgl::lang::CudaRun irgl_run = irgl::lang::run_for(irgl_graph);",
       "const irgl::lang::CudaRun irgl_run{};", "view_of(irgl_graph, irgl_run)", "irgl_run",
-      ".download()"};
+      false, true};
   // On the host: the sequential reference over a view of a host graph.
   static const LibraryTarget cpu{
       "irgl::CsrGraph", "irgl/graph/csr_graph.h", "on the host", "in host memory, sequentially",
       "has_transpose()", "CsrGraph::build_transpose()", "weight_type",
-      "const Graph irgl_view = view_of(irgl_graph);", "", "irgl_view", "", ".values()", true};
+      "const Graph irgl_view = view_of(irgl_graph);", "", "irgl_view", "", true, false};
   return target == Target::cuda ? cuda : cpu;
 }
 
@@ -159,7 +178,14 @@ std::string write_library_header(const Module& module, const BackendOptions& opt
   out.line();
   out.line("using irgl::lang::Node;");
   out.line();
-  write_result_struct(out, module, outputs);
+  out.comment("The program's outputs, copied out of its vertex data and reductions.");
+  write_result_struct(out, module, outputs, host_entry(target));
+  if (target.device_entry) {
+    out.line();
+    out.comment("The same outputs left on the GPU that ran the program: each vertex output in a "
+                "buffer of its own (the next call does not overwrite it).");
+    write_result_struct(out, module, outputs, device_entry);
+  }
   out.line();
   std::string needs;
   for (const GraphCheck& check : graph_checks(module, target))
@@ -175,7 +201,13 @@ std::string write_library_header(const Module& module, const BackendOptions& opt
               ") on a graph " + target.graph_where + "." + needs);
   out.comment("Throws std::invalid_argument when the graph lacks what the program reads. "
               "Calls from several threads run one at a time.");
-  out.line(library_signature(module, target, true) + ";");
+  out.line(library_signature(module, target, host_entry(target), true) + ";");
+  if (target.device_entry) {
+    out.line();
+    out.comment("Runs " + module.program_name + " as run() does, leaving the outputs on the GPU "
+                "(no copy to the host).");
+    out.line(library_signature(module, target, device_entry, true) + ";");
+  }
   if (has_check_graph(module, target)) {
     out.line();
     out.comment("Refuses the graph (std::invalid_argument) as run() would, without running: "
@@ -188,19 +220,14 @@ std::string write_library_header(const Module& module, const BackendOptions& opt
   return out.str();
 }
 
-void write_library_entry(CodeWriter& out, const Module& module, const std::vector<std::string>& outputs,
-                         const LibraryTarget& target) {
+namespace {
+
+// One entry point: the lock, the checks, the driver, the outputs read out.
+void write_entry(CodeWriter& out, const Module& module, const std::vector<std::string>& outputs,
+                 const LibraryTarget& target, const Entry& entry) {
   const bool has_graph = !module.driver.graph_param.empty();
-  if (has_check_graph(module, target)) {
-    out.line();
-    out.open(check_signature(target) + " {");
-    write_graph_checks(out, module, target);
-    out.close();
-  }
   out.line();
-  out.open(library_signature(module, target, false) + " {");
-  out.comment("The program's vertex data and reductions are file-scope: one call at a time.");
-  out.line("static std::mutex irgl_calls;");
+  out.open(library_signature(module, target, entry, false) + " {");
   out.line("const std::lock_guard<std::mutex> irgl_one_call(irgl_calls);");
   if (has_check_graph(module, target))
     out.line("check_graph(irgl_graph);");
@@ -213,11 +240,29 @@ void write_library_entry(CodeWriter& out, const Module& module, const std::vecto
   for (const ProgramParam& param : module.driver.params) args.push_back(param.var.name);
   args.push_back(target.run_argument);
   out.line(module.driver.name + "(" + comma_separated(args) + ");");
-  out.line("Result irgl_result;");
+  out.line(entry.result + " irgl_result;");
   for (const std::string& name : outputs)
-    out.line("irgl_result." + name + " = " + name + (module.find_field(name) ? target.read_field : ".value()") + ";");
+    out.line("irgl_result." + name + " = " + name +
+             (module.find_field(name) ? entry.read_field : ".value()") + ";");
   out.line("return irgl_result;");
   out.close();
+}
+
+}  // namespace
+
+void write_library_entry(CodeWriter& out, const Module& module, const std::vector<std::string>& outputs,
+                         const LibraryTarget& target) {
+  if (has_check_graph(module, target)) {
+    out.line();
+    out.open(check_signature(target) + " {");
+    write_graph_checks(out, module, target);
+    out.close();
+  }
+  out.line();
+  out.comment("The program's vertex data and reductions are file-scope: one call at a time.");
+  out.line("std::mutex irgl_calls;");
+  write_entry(out, module, outputs, target, host_entry(target));
+  if (target.device_entry) write_entry(out, module, outputs, target, device_entry);
 }
 
 }  // namespace irglc

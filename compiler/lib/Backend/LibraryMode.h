@@ -2,7 +2,8 @@
 //
 // Both targets' library mode: a header declaring the program's outputs as a
 // Result struct and `Result run(graph, parameters...)`, and that entry point,
-// which runs the driver and copies the outputs out. The targets differ only
+// which runs the driver and copies the outputs out; on the GPU also
+// `DeviceResult run_on_device(...)`, which leaves them there. The targets differ only
 // in the graph they take and how they read it and its outputs.
 //
 //===----------------------------------------------------------------------===//
@@ -28,10 +29,12 @@ struct LibraryTarget {
   std::string run_setup_without_graph;  // the same for a program without a graph
   std::string graph_argument;   // the driver's graph argument
   std::string run_argument;     // the driver's last argument (empty: none)
-  std::string read_field;       // appended to a field's name to copy it out
   // Whether the entry checks the graph against the program's require()
   // (the host can read a CsrGraph; a DeviceGraph's edges are on the GPU).
   bool checks_requirements = false;
+  // Whether there is also run_on_device(), which leaves the outputs on the
+  // GPU (DeviceResult).
+  bool device_entry = false;
 };
 
 // How library mode reads `target`'s graph and outputs.

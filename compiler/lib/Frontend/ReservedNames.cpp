@@ -78,10 +78,10 @@ std::string ReservedNames::problem(const std::string& name, NameScope scope, boo
     return "every kernel's generated Body struct has a member of this name";
   if (std::string problem = generated_problem(name); !problem.empty()) return problem;
   if ((scope == NameScope::file || scope == NameScope::file_data ||
-       scope == NameScope::program_param) && name == "Result")
-    return "library mode (--emit=library) defines the struct 'Result' of the program's outputs";
+       scope == NameScope::program_param) && (name == "Result" || name == "DeviceResult"))
+    return "library mode (--emit=library) defines the struct '" + name + "' of the program's outputs";
   if ((scope == NameScope::file || scope == NameScope::file_data) &&
-      (name == "run" || name == "check_graph") && !function)
+      (name == "run" || name == "run_on_device" || name == "check_graph") && !function)
     return "library mode (--emit=library) defines the function '" + name +
            "', which only other functions may overload";
   if (scope == NameScope::program_param && data_.count(name))

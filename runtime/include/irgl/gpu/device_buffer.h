@@ -126,6 +126,16 @@ class DeviceBuffer {
     download_async(host, count, stream);
     IRGL_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
+  // A copy in new device memory on the current device (which must be this
+  // buffer's), after waiting for `stream`.
+  DeviceBuffer clone(cudaStream_t stream = 0) const {
+    DeviceBuffer copy(size_);
+    if (size_ != 0) {
+      IRGL_CUDA_CHECK(cudaMemcpyAsync(copy.data_, data_, bytes(), cudaMemcpyDeviceToDevice, stream));
+      IRGL_CUDA_CHECK(cudaStreamSynchronize(stream));
+    }
+    return copy;
+  }
   // The first `count` elements (default: all), after waiting for `stream`.
   std::vector<T> download(cudaStream_t stream = 0) const { return download_prefix(size_, stream); }
   std::vector<T> download_prefix(size_t count, cudaStream_t stream = 0) const {

@@ -75,6 +75,9 @@ class DeviceData {
 
   NodeArray<T> view() { return {buffer_.data()}; }
   std::vector<T> download() const { return buffer_.download(); }
+  // A copy on the GPU that the next run does not overwrite (a library's
+  // run_on_device()).
+  gpu::DeviceBuffer<T> device_copy() const { return buffer_.clone(); }
   const std::string& name() const { return name_; }
 
  protected:
