@@ -116,3 +116,47 @@ def test_diagnostics_come_back_with_their_location(cache, tmp_path):
     assert not [name for name in os.listdir(cache) if name.startswith(".build-")]
     with pytest.raises(FileNotFoundError):
         irgl.compile(tmp_path / "absent.irgl", cache_dir=cache)
+
+
+def test_the_device_is_chosen_when_compiling(cache):
+    on_cpu = irgl.compile(os.path.join(EXAMPLES, "bfs.irgl"), cache_dir=cache, device="cpu")
+    assert on_cpu.device == "cpu" and repr(on_cpu).endswith("on cpu>")
+    expected = "cpu" if irgl.default_device() == "cpu" else "cuda:0"
+    assert irgl.compile(os.path.join(EXAMPLES, "bfs.irgl"), cache_dir=cache).device == expected
+    with pytest.raises(ValueError, match="use \"cpu\", \"cuda\" or \"cuda:N\""):
+        irgl.compile(os.path.join(EXAMPLES, "bfs.irgl"), cache_dir=cache, device="gpu")
+
+
+def gpu_or_skip():
+    why = irgl.devices._unusable_reason(0)
+    if why:
+        pytest.skip("no usable GPU: %s" % why)
+
+
+def test_gpu_builds_agree_with_cpu_builds(cache, tmp_path):
+    gpu_or_skip()
+    source = tmp_path / "degrees.irgl"
+    source.write_text(DEGREES)
+    on_gpu = irgl.compile(source, cache_dir=cache, device="cuda")
+    on_cpu = irgl.compile(source, cache_dir=cache, device="cpu")
+    assert on_gpu.device == "cuda:0"
+    g = irgl.load(KARATE)
+    gpu, cpu = on_gpu(g, threshold=4), on_cpu(g, threshold=4)
+    assert np.array_equal(gpu["heavy"], cpu["heavy"])
+    assert (gpu["edges"], gpu["largest"]) == (cpu["edges"], cpu["largest"])
+    pr = irgl.compile(os.path.join(EXAMPLES, "pr.irgl"), cache_dir=cache, device="cuda")
+    assert np.abs(pr(g)["rank"] - irgl.pagerank(g, device="cpu")).sum() < 1e-5
+
+
+def test_gpu_builds_refuse_what_the_cpu_builds_refuse(cache):
+    gpu_or_skip()
+    sssp = irgl.compile(os.path.join(EXAMPLES, "sssp.irgl"), cache_dir=cache, device="cuda")
+    with pytest.raises(ValueError, match="int32 edge weights"):
+        sssp(irgl.load(KARATE))
+    cc = irgl.compile(os.path.join(EXAMPLES, "cc.irgl"), cache_dir=cache, device="cuda")
+    directed = irgl.from_edges([0, 1], [1, 2])
+    with pytest.raises(ValueError, match="symmetric"):
+        cc(directed)
+    assert not getattr(directed, "_gpu_copies", {})
+    with pytest.raises(ValueError, match="source 34 is not a vertex"):
+        sssp(irgl.load(KARATE, weights="unit"), source=34)

@@ -123,3 +123,47 @@ def test_calls_from_threads_get_their_own_answers(device):
         answers = list(pool.map(lambda i: irgl.bfs(graphs[i % 4], 1, device=device), range(64)))
     for i, levels in enumerate(answers):
         assert np.array_equal(levels, expected[i % 4])
+
+
+def _gpu_array_module():
+    for name in ("cupy", "torch"):
+        try:
+            return __import__(name)
+        except ImportError:
+            pass
+    pytest.skip("neither CuPy nor PyTorch to read a DLPack array on the GPU")
+
+
+def test_results_can_stay_on_the_gpu():
+    gpu_or_skip()
+    sources, targets, n = power_law_edges(scale=11)
+    directed = irgl.from_edges(sources, targets, num_vertices=n, weight_rule="hash:100")
+    simple = irgl.from_edges(sources, targets, num_vertices=n, simple=True)
+    calls = [(lambda **kw: irgl.bfs(directed, 1, device="cuda", **kw)),
+             (lambda **kw: irgl.sssp(directed, 1, device="cuda", **kw)),
+             (lambda **kw: irgl.pagerank(directed, device="cuda", **kw)),
+             (lambda **kw: irgl.connected_components(simple, device="cuda", **kw)),
+             (lambda **kw: irgl.kcore(simple, 4, device="cuda", **kw)),
+             (lambda **kw: irgl.maximal_independent_set(simple, device="cuda", **kw))]
+    arrays = _gpu_array_module()
+    for call in calls:
+        on_gpu = call(result="gpu")
+        assert on_gpu.__dlpack_device__() == (2, 0)  # kDLCUDA, GPU 0
+        values = arrays.from_dlpack(on_gpu)
+        host = values.get() if hasattr(values, "get") else values.cpu().numpy()
+        expected = call()
+        assert np.array_equal(host.astype(expected.dtype), expected)
+    first = irgl.bfs(directed, 1, device="cuda", result="gpu")
+    irgl.bfs(directed, 2, device="cuda")  # the next call does not overwrite it
+    again = arrays.from_dlpack(first)
+    host = again.get() if hasattr(again, "get") else again.cpu().numpy()
+    assert np.array_equal(host, irgl.bfs(directed, 1, device="cpu"))
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: irgl.bfs(irgl.from_edges([0], [1]), device="cpu", result="gpu"), "needs a GPU device"),
+    (lambda: irgl.bfs(irgl.from_edges([0], [1]), result="cupy"), "use \"numpy\" or \"gpu\""),
+])
+def test_result_choices_are_checked(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()

@@ -211,83 +211,102 @@ def _source(graph, source):
     return source
 
 
+# Every algorithm with vertex outputs takes result=: "numpy" (default) copies
+# the output to a numpy array; "gpu" (with a GPU device) leaves it on the
+# GPU as a DLPack array (cupy.from_dlpack, torch.from_dlpack), in the
+# program's own type (kcore and maximal_independent_set: uint32 0/1).
+
 # The programs that read in-edges: their graph gets its transpose (and its
 # GPU copy carries it).
 _READS_IN_EDGES = {"pr", "scc"}
 
 
-def _run(program, graph, device, *args):
-    """Runs the package's program on graph, on device (see irgl.devices)."""
+def _run(program, graph, device, *args, result="numpy"):
+    """Runs the package's program on graph, on device (see irgl.devices);
+    result="gpu" leaves a vertex output on the GPU (a DLPack array)."""
+    if result not in ("numpy", "gpu"):
+        raise ValueError("result=%r: use \"numpy\" or \"gpu\"" % (result,))
     gpu = devices.gpu_of(device)
     if gpu is None:
+        if result == "gpu":
+            raise ValueError("result=\"gpu\" needs a GPU device (this call runs on the CPU)")
         return getattr(_core, program)(graph, *args)
     in_edges = program in _READS_IN_EDGES
     if in_edges:
         _core.ensure_transpose(graph)
     devices.checked(graph, program)
-    return getattr(devices._cuda, program)(devices.gpu_copy(graph, gpu, in_edges), *args)
+    copy = devices.gpu_copy(graph, gpu, in_edges)
+    if program == "tc":
+        return devices._cuda.tc(copy)
+    return getattr(devices._cuda, program)(copy, *args, result == "gpu")
+
+
+def _as_bool(values):
+    """A 0/1 numpy output as bool; one left on the GPU stays uint32."""
+    return values.astype(bool) if isinstance(values, np.ndarray) else values
 
 
 @_in_python_terms
-def bfs(graph, source=0, *, device=None):
+def bfs(graph, source=0, *, device=None, result="numpy"):
     """Breadth-first levels from source: numpy uint32, UNREACHED where
     unreached (lang-examples/bfs.irgl)."""
-    return _run("bfs", graph, device, _source(graph, source))
+    return _run("bfs", graph, device, _source(graph, source), result=result)
 
 
 @_in_python_terms
-def sssp(graph, source=0, *, device=None):
+def sssp(graph, source=0, *, device=None, result="numpy"):
     """Shortest-path distances from source over nonnegative int32 weights:
     numpy uint32, UNREACHED where unreached (lang-examples/sssp.irgl)."""
-    return _run("sssp", graph, device, _source(graph, source))
+    return _run("sssp", graph, device, _source(graph, source), result=result)
 
 
 @_in_python_terms
-def connected_components(graph, *, device=None):
+def connected_components(graph, *, device=None, result="numpy"):
     """Each vertex's component, named by its smallest vertex: numpy uint32.
     The graph must be symmetric (symmetrize=True when building it;
     lang-examples/cc.irgl)."""
-    return _run("cc", graph, device)
+    return _run("cc", graph, device, result=result)
 
 
 @_in_python_terms
-def pagerank(graph, tolerance=1e-6, max_iterations=1000, *, damping=0.85, device=None):
+def pagerank(graph, tolerance=1e-6, max_iterations=1000, *, damping=0.85, device=None,
+             result="numpy"):
     """PageRank (damping 0.85, dangling vertices' rank spread evenly) until
     the ranks' L1 change is below tolerance: numpy float32
     (lang-examples/pr.irgl)."""
     if damping != 0.85:
         raise ValueError("pagerank: damping %g: lang-examples/pr.irgl uses 0.85" % damping)
-    return _run("pr", graph, device, float(tolerance), int(max_iterations))
+    return _run("pr", graph, device, float(tolerance), int(max_iterations), result=result)
 
 
 @_in_python_terms
-def kcore(graph, k=2, *, device=None):
+def kcore(graph, k=2, *, device=None, result="numpy"):
     """Whether each vertex is in the graph's k-core: numpy bool. The graph
     must be simple (simple=True; lang-examples/kcore.irgl)."""
     if not 0 <= int(k) < 2 ** 32:
         raise ValueError("kcore: k = %r is not in [0, 2^32 - 1]" % (k,))
-    return _run("kcore", graph, device, int(k)).astype(bool)
+    return _as_bool(_run("kcore", graph, device, int(k), result=result))
 
 
 @_in_python_terms
-def strongly_connected_components(graph, *, device=None):
+def strongly_connected_components(graph, *, device=None, result="numpy"):
     """Each vertex's strongly connected component along out-edges, named
     by its largest vertex: numpy uint32 (lang-examples/scc.irgl)."""
-    return _run("scc", graph, device)
+    return _run("scc", graph, device, result=result)
 
 
 @_in_python_terms
-def maximal_independent_set(graph, *, device=None):
+def maximal_independent_set(graph, *, device=None, result="numpy"):
     """A maximal independent set: numpy bool, the same set on every run.
     The graph must be simple (simple=True; lang-examples/mis.irgl)."""
-    return _run("mis", graph, device).astype(bool)
+    return _as_bool(_run("mis", graph, device, result=result))
 
 
 @_in_python_terms
-def coloring(graph, *, device=None):
+def coloring(graph, *, device=None, result="numpy"):
     """A proper vertex colouring (neighbours differ): numpy uint32. The
     graph must be simple (simple=True; lang-examples/coloring.irgl)."""
-    return _run("coloring", graph, device)
+    return _run("coloring", graph, device, result=result)
 
 
 @_in_python_terms

@@ -5,6 +5,7 @@
 // build's check_graph), since a GPU run cannot read the edges to check.
 #include <cuda_runtime_api.h>
 #include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
 
@@ -63,6 +64,29 @@ auto on_gpu(const Uploaded& uploaded, Program program) {
   });
 }
 
+// A device buffer as a 1-d array on its GPU that owns it (__dlpack__), for
+// cupy.from_dlpack, torch.from_dlpack, jax.dlpack.
+template <class T>
+using GpuArray = nb::ndarray<nb::array_api, T, nb::ndim<1>, nb::device::cuda>;
+
+template <class T>
+GpuArray<T> to_dlpack(irgl::gpu::DeviceBuffer<T>&& buffer, int device) {
+  auto* owned = new irgl::gpu::DeviceBuffer<T>(std::move(buffer));
+  nb::capsule owner(owned, [](void* p) noexcept {
+    delete static_cast<irgl::gpu::DeviceBuffer<T>*>(p);  // frees on its own GPU
+  });
+  const size_t shape[1] = {owned->size()};
+  return {owned->data(), 1, shape, owner, nullptr, nb::dtype<T>(), nb::device::cuda::value, device};
+}
+
+// A program's vertex output: copied to a numpy array (its run()), or left
+// on the GPU (its run_on_device()).
+template <class ToHost, class OnDevice>
+nb::object vertex_output(const Uploaded& graph, bool on_device, ToHost to_host, OnDevice on_gpu_only) {
+  if (on_device) return nb::cast(to_dlpack(on_gpu(graph, on_gpu_only), graph->device()));
+  return nb::cast(to_numpy(on_gpu(graph, to_host)));
+}
+
 int device_count() {
   int count = 0;
   return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;
@@ -99,36 +123,52 @@ NB_MODULE(_cuda, m) {
   m.def("unusable_reason", &unusable_reason, nb::arg("device"));
   m.def("device_summary", &device_summary, nb::arg("device"));
   m.def("compiled_architectures", &irgl::gpu::compiled_architectures);
+  // irgl.compile()'s GPU programs take the copy's DeviceGraph by address.
+  m.def("graph_address", [](const Uploaded& g) { return reinterpret_cast<uintptr_t>(&g->graph()); });
   m.def("upload", [](const std::shared_ptr<irgl::CsrGraph>& graph, int device, bool in_edges) {
     nb::gil_scoped_release unlocked;
     return std::make_shared<UploadedGraph>(*graph, device, in_edges);
   }, nb::arg("graph"), nb::arg("device"), nb::arg("in_edges"));
 
-  m.def("bfs", [](const Uploaded& g, uint32_t source) {
-    return to_numpy(on_gpu(g, [&](const auto& graph) { return irglc_bfs::run(graph, source); }).level);
+  m.def("bfs", [](const Uploaded& g, uint32_t source, bool on_device) {
+    return vertex_output(g, on_device,
+        [&](const auto& d) { return irglc_bfs::run(d, source).level; },
+        [&](const auto& d) { return irglc_bfs::run_on_device(d, source).level; });
   });
-  m.def("sssp", [](const Uploaded& g, uint32_t source) {
-    return to_numpy(on_gpu(g, [&](const auto& graph) { return irglc_sssp::run(graph, source); }).dist);
+  m.def("sssp", [](const Uploaded& g, uint32_t source, bool on_device) {
+    return vertex_output(g, on_device,
+        [&](const auto& d) { return irglc_sssp::run(d, source).dist; },
+        [&](const auto& d) { return irglc_sssp::run_on_device(d, source).dist; });
   });
-  m.def("cc", [](const Uploaded& g) {
-    return to_numpy(on_gpu(g, [](const auto& graph) { return irglc_cc::run(graph); }).component);
+  m.def("cc", [](const Uploaded& g, bool on_device) {
+    return vertex_output(g, on_device,
+        [](const auto& d) { return irglc_cc::run(d).component; },
+        [](const auto& d) { return irglc_cc::run_on_device(d).component; });
   });
-  m.def("pr", [](const Uploaded& g, float tolerance, int max_iterations) {
-    return to_numpy(on_gpu(g, [&](const auto& graph) {
-      return irglc_pr::run(graph, tolerance, max_iterations);
-    }).rank);
+  m.def("pr", [](const Uploaded& g, float tolerance, int max_iterations, bool on_device) {
+    return vertex_output(g, on_device,
+        [&](const auto& d) { return irglc_pr::run(d, tolerance, max_iterations).rank; },
+        [&](const auto& d) { return irglc_pr::run_on_device(d, tolerance, max_iterations).rank; });
   });
-  m.def("kcore", [](const Uploaded& g, uint32_t k) {
-    return to_numpy(on_gpu(g, [&](const auto& graph) { return irglc_kcore::run(graph, k); }).in_core);
+  m.def("kcore", [](const Uploaded& g, uint32_t k, bool on_device) {
+    return vertex_output(g, on_device,
+        [&](const auto& d) { return irglc_kcore::run(d, k).in_core; },
+        [&](const auto& d) { return irglc_kcore::run_on_device(d, k).in_core; });
   });
-  m.def("scc", [](const Uploaded& g) {
-    return to_numpy(on_gpu(g, [](const auto& graph) { return irglc_scc::run(graph); }).component);
+  m.def("scc", [](const Uploaded& g, bool on_device) {
+    return vertex_output(g, on_device,
+        [](const auto& d) { return irglc_scc::run(d).component; },
+        [](const auto& d) { return irglc_scc::run_on_device(d).component; });
   });
-  m.def("mis", [](const Uploaded& g) {
-    return to_numpy(on_gpu(g, [](const auto& graph) { return irglc_mis::run(graph); }).in_set);
+  m.def("mis", [](const Uploaded& g, bool on_device) {
+    return vertex_output(g, on_device,
+        [](const auto& d) { return irglc_mis::run(d).in_set; },
+        [](const auto& d) { return irglc_mis::run_on_device(d).in_set; });
   });
-  m.def("coloring", [](const Uploaded& g) {
-    return to_numpy(on_gpu(g, [](const auto& graph) { return irglc_coloring::run(graph); }).color);
+  m.def("coloring", [](const Uploaded& g, bool on_device) {
+    return vertex_output(g, on_device,
+        [](const auto& d) { return irglc_coloring::run(d).color; },
+        [](const auto& d) { return irglc_coloring::run_on_device(d).color; });
   });
   m.def("tc", [](const Uploaded& g) {
     return on_gpu(g, [](const auto& graph) { return irglc_tc::run(graph); }).triangles;
