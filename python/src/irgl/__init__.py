@@ -8,8 +8,9 @@
 The algorithms are irglc's examples (lang-examples/*.irgl), compiled for
 CUDA and for the CPU (sequential C++, irglc's reference); device= picks
 ("cpu", "cuda", "cuda:N"; default: a usable GPU, else the CPU; see
-irgl.devices). irgl.compile(path) builds your own .irgl program for the CPU. Bad input raises ValueError
-with irglc's message. See docs/python.md.
+irgl.devices), and result="gpu" leaves an output on the GPU.
+irgl.compile(path) builds your own .irgl program the same way. Bad input
+raises ValueError with irglc's message. See docs/python.md.
 """
 
 import functools

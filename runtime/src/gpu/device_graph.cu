@@ -121,6 +121,10 @@ DeviceGraph::DeviceGraph(const CsrGraph& graph, const UploadOptions& options, cu
   if (with_in_edges) allocate(in_, in_arrays(graph, options));
   copy(out_, out_arrays(graph, options));
   if (with_in_edges) copy(in_, in_arrays(graph, options));
+  // While the copies run: one pass over the host offsets.
+  out_degrees_ = schedule::shape_of_degrees(out_arrays(graph, options).offsets->data(), num_vertices_);
+  if (with_in_edges)
+    in_degrees_ = schedule::shape_of_degrees(in_arrays(graph, options).offsets->data(), num_vertices_);
   IRGL_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 

@@ -1,73 +1,16 @@
 // Host-side parts of the CUDA language runtime (irgl/lang/cuda.cuh).
 
-#include <cmath>
+#include <algorithm>
 
 #include "irgl/gpu/device_info.h"
 #include "irgl/lang/cuda.cuh"
 
 namespace irgl::lang {
 
-namespace {
-
-// Sums (degree - mean)^2 over the vertices into *squares, the largest
-// degree into *max.
-__global__ void degree_shape_kernel(const uint64_t* offsets, uint32_t nodes, double mean,
-                                    double* squares, unsigned long long* max) {
-  double local = 0;
-  unsigned long long largest = 0;
-  const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
-  for (uint64_t v = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; v < nodes; v += stride) {
-    const uint64_t degree = offsets[v + 1] - offsets[v];
-    local += (double(degree) - mean) * (double(degree) - mean);
-    largest = largest > degree ? largest : degree;
-  }
-  using Sum = cub::BlockReduce<double, 256>;
-  using Max = cub::BlockReduce<unsigned long long, 256>;
-  __shared__ union {
-    typename Sum::TempStorage sum;
-    typename Max::TempStorage max;
-  } storage;
-  local = Sum(storage.sum).Sum(local);
-  __syncthreads();
-  largest = Max(storage.max).Reduce(
-      largest, [](unsigned long long a, unsigned long long b) { return a > b ? a : b; });
-  if (threadIdx.x == 0) {
-    atomicAdd(squares, local);
-    atomicMax(max, largest);
-  }
-}
-
-// shape_of_degrees() (schedule/auto_pick.h) of offsets on the GPU.
-gpu::schedule::GraphShape degree_shape(const uint64_t* offsets, uint32_t nodes, uint64_t edges) {
-  gpu::schedule::GraphShape shape;
-  if (!offsets || nodes == 0) return shape;
-  shape.vertices = nodes;
-  shape.edges = edges;
-  struct Sums {
-    double squares;
-    unsigned long long max;
-  };
-  gpu::DeviceBuffer<Sums> sums(1);
-  sums.zero();
-  const unsigned blocks = static_cast<unsigned>(std::min<uint64_t>((nodes + 255) / 256, 4096));
-  degree_shape_kernel<<<blocks, 256>>>(offsets, nodes, shape.mean(), &sums.data()->squares,
-                                       &sums.data()->max);
-  IRGL_CUDA_CHECK_LAUNCH();
-  Sums host{};
-  sums.download(&host, 1);
-  shape.max_degree = host.max;
-  shape.deviation = std::sqrt(host.squares / double(nodes));
-  return shape;
-}
-
-}  // namespace
-
 CudaRun run_for(const gpu::DeviceGraph& graph) {
-  const gpu::GraphView view = graph.view();
   CudaRun run;
-  run.out_degrees = degree_shape(view.out.offsets, graph.num_vertices(), graph.num_edges());
-  if (view.in.present())
-    run.in_degrees = degree_shape(view.in.offsets, graph.num_vertices(), graph.num_edges());
+  run.out_degrees = graph.out_degrees();
+  run.in_degrees = graph.in_degrees();
   return run;
 }
 

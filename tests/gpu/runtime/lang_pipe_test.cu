@@ -10,8 +10,9 @@
 namespace irgl::lang {
 namespace {
 
-// run_for() computes on the GPU the degree shapes that --schedule=auto
-// chooses by: the host's shape_of_degrees() of the same CSR and CSC.
+// run_for() hands out the degree shapes that --schedule=auto chooses by,
+// which the DeviceGraph took at upload: shape_of_degrees() of the same CSR
+// and CSC.
 TEST(LangRun, RunForDescribesTheDegreesLikeTheHost) {
   IRGL_REQUIRE_GPU();
   const CsrGraph host =

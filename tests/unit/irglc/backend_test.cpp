@@ -369,6 +369,7 @@ TEST(irglcCudaBackend, LibraryModeWritesAHeaderAndNoMain) {
   EXPECT_EQ(code.source.find("int main("), std::string::npos);
   EXPECT_EQ(lines_between(code.source, "Result run(", "\n}"),
             "Result run(const irgl::gpu::DeviceGraph& irgl_graph, Node source) {\n"
+            "  const std::lock_guard<std::mutex> irgl_one_call(irgl_calls);\n"
             "  irgl::lang::check_library_vertex(\"bfs\", \"source\", source, "
             "irgl_graph.num_vertices());\n"
             "  const irgl::lang::CudaRun irgl_run = irgl::lang::run_for(irgl_graph);\n"
@@ -377,6 +378,10 @@ TEST(irglcCudaBackend, LibraryModeWritesAHeaderAndNoMain) {
             "  irgl_result.level = level.download();\n"
             "  return irgl_result;\n"
             "}\n");
+  EXPECT_NE(code.header.find("DeviceResult run_on_device(const irgl::gpu::DeviceGraph& irgl_graph, "
+                             "Node source = 0);"),
+            std::string::npos);
+  EXPECT_NE(code.source.find("  irgl_result.level = level.device_copy();\n"), std::string::npos);
 }
 
 TEST(irglcBackends, HostIfElseKeepsItsStructure) {

@@ -28,6 +28,7 @@
 #include <type_traits>
 
 #include "irgl/gpu/device_buffer.h"
+#include "irgl/gpu/schedule/auto_pick.h"
 #include "irgl/graph/csr_graph.h"
 #include "irgl/support/host_device.h"
 
@@ -141,6 +142,11 @@ class DeviceGraph {
   const std::string& name() const { return name_; }
   // Bytes of device memory held by the arrays (unrounded).
   uint64_t device_bytes() const;
+  // The out- and in-degrees' shapes (what --schedule=auto picks by), taken
+  // from the host arrays at upload so that every run on the graph has them
+  // for free; the in-degrees' are unknown without in-edges.
+  const schedule::GraphShape& out_degrees() const { return out_degrees_; }
+  const schedule::GraphShape& in_degrees() const { return in_degrees_; }
 
   // Copies the graph back into a host CsrGraph (the uploaded parts, with the
   // host graph's name and flags). For tests and debugging; synchronous.
@@ -164,6 +170,7 @@ class DeviceGraph {
   bool sorted_ = false;
   Direction out_;
   Direction in_;
+  schedule::GraphShape out_degrees_, in_degrees_;
 };
 
 }  // namespace irgl::gpu

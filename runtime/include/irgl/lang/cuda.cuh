@@ -47,7 +47,8 @@ namespace irgl::lang {
 
 // A run with the defaults irglc compiled and the graph's degree shapes
 // (CudaRun::out_degrees, in_degrees), which --schedule=auto chooses by:
-// what a library entry point runs with. Reads the offsets on the GPU.
+// what a library entry point runs with. Free: the DeviceGraph took the
+// shapes from the host arrays at upload.
 CudaRun run_for(const gpu::DeviceGraph& graph);
 
 // A Graph view of a graph on the GPU (valid while `graph` lives), with its
