@@ -110,19 +110,24 @@ def test_gpu_builds_agree_with_the_cpu_builds():
 
 def test_calls_from_threads_get_their_own_answers(device):
     """A program's vertex data are file-scope in the generated code: calls
-    from several threads (the GIL is released while they run) take turns
-    instead of sharing them."""
+    of one program from several threads (the GIL is released while they
+    run) take turns; calls of different programs run at once and share the
+    runtime's pools (idle worklists, recorded outputs), which must keep
+    them apart."""
     from concurrent.futures import ThreadPoolExecutor
     graphs = []
     for n in (500, 2000, 5000, 9000):
         rng = np.random.default_rng(n)
         sources, targets = rng.integers(0, n, 8 * n), rng.integers(0, n, 8 * n)
-        graphs.append(irgl.from_edges(sources, targets, num_vertices=n))
-    expected = [irgl.bfs(g, 1, device=device) for g in graphs]
+        graphs.append(irgl.from_edges(sources, targets, num_vertices=n, weight_rule="hash:50"))
+    programs = [lambda g: irgl.bfs(g, 1, device=device),
+                lambda g: irgl.sssp(g, 1, device=device),
+                lambda g: irgl.strongly_connected_components(g, device=device)]
+    expected = [[program(g) for g in graphs] for program in programs]
     with ThreadPoolExecutor(8) as pool:
-        answers = list(pool.map(lambda i: irgl.bfs(graphs[i % 4], 1, device=device), range(64)))
-    for i, levels in enumerate(answers):
-        assert np.array_equal(levels, expected[i % 4])
+        answers = list(pool.map(lambda i: programs[i % 3](graphs[i % 4]), range(96)))
+    for i, values in enumerate(answers):
+        assert np.array_equal(values, expected[i % 3][i % 4])
 
 
 def _gpu_array_module():
@@ -167,3 +172,22 @@ def test_results_can_stay_on_the_gpu():
 def test_result_choices_are_checked(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_calls_alternate_between_gpus():
+    """The generated programs keep their vertex data at file scope: a call
+    on another GPU must reallocate it there, not reuse the first GPU's."""
+    if not devices._cuda or devices._cuda.device_count() < 2 or devices._unusable_reason(1):
+        pytest.skip("fewer than two usable GPUs")
+    sources, targets, n = power_law_edges(scale=12)
+    g = irgl.from_edges(sources, targets, num_vertices=n, weight_rule="hash:100")
+    expected = {name: call("cpu") for name, call in (
+        ("bfs", lambda d: irgl.bfs(g, 3, device=d)),
+        ("sssp", lambda d: irgl.sssp(g, 3, device=d)))}
+    for _ in range(3):
+        for gpu in ("cuda:0", "cuda:1"):
+            assert np.array_equal(irgl.bfs(g, 3, device=gpu), expected["bfs"])
+            assert np.array_equal(irgl.sssp(g, 3, device=gpu), expected["sssp"])
+    assert set(g._gpu_copies) == {0, 1}
+    on_gpu = irgl.bfs(g, 3, device="cuda:1", result="gpu")
+    assert on_gpu.__dlpack_device__() == (2, 1)

@@ -1,6 +1,8 @@
 // Host-side parts of the CUDA language runtime (irgl/lang/cuda.cuh).
 
 #include <algorithm>
+#include <mutex>
+#include <vector>
 
 #include "irgl/gpu/device_info.h"
 #include "irgl/lang/cuda.cuh"
@@ -49,13 +51,28 @@ void push_vertex(const gpu::SparseQueueView& queue, Node n, cudaStream_t stream)
   IRGL_CUDA_CHECK_LAUNCH();
 }
 
+namespace {
+
+// The calling thread's slot on the current device for reserve_kernel's
+// answer: kept between calls (a cudaFree per call would synchronize the
+// device), one per thread and device so that library calls from several
+// threads or on several GPUs never share it.
+gpu::DeviceBuffer<uint64_t>& reserve_slot() {
+  thread_local std::vector<gpu::DeviceBuffer<uint64_t>> slots;  // by device
+  const auto device = static_cast<size_t>(gpu::detail::current_device());
+  if (slots.size() <= device) slots.resize(device + 1);
+  if (slots[device].empty()) slots[device] = gpu::DeviceBuffer<uint64_t>(1);
+  return slots[device];
+}
+
+}  // namespace
+
 void push_all_vertices(const gpu::SparseQueueView& queue, uint32_t nodes, cudaStream_t stream) {
-  // Kept between calls: a cudaFree per call would synchronize the device.
-  static auto* first = new gpu::DeviceBuffer<uint64_t>(1);
-  reserve_kernel<<<1, 1, 0, stream>>>(queue, nodes, first->data());
+  gpu::DeviceBuffer<uint64_t>& first = reserve_slot();
+  reserve_kernel<<<1, 1, 0, stream>>>(queue, nodes, first.data());
   IRGL_CUDA_CHECK_LAUNCH();
   uint64_t host_first = 0;
-  first->download(&host_first, 1, stream);
+  first.download(&host_first, 1, stream);
   const unsigned threads = 256;
   const unsigned blocks = static_cast<unsigned>(std::min<uint64_t>((nodes + threads - 1) / threads, 65535));
   if (blocks > 0) push_all_kernel<<<blocks, threads, 0, stream>>>(queue, nodes, host_first);
@@ -72,25 +89,36 @@ uint64_t pipe_capacity(const Graph& graph) {
 // cudaMallocs, the pinned counter mirror, and the cudaFrees that synchronize
 // the device) cost about 0.5 ms per run on an H200, more than the whole of
 // bfs on a small graph (tools/bench, docs/experiments/2026-11-21-pipe-fix.md); idle pipes wait
-// here for the next run. Never destroyed: at exit CUDA frees everything.
-std::vector<detail::PipeMemory>& idle_pipes() {
-  static auto* pipes = new std::vector<detail::PipeMemory>();
-  return *pipes;
+// here for the next run on the same GPU, behind a lock (library calls run
+// on several threads). Never destroyed: at exit CUDA frees everything.
+struct IdlePipes {
+  std::mutex mutex;
+  std::vector<detail::PipeMemory> pipes;
+};
+
+IdlePipes& idle_pipes() {
+  static auto* idle = new IdlePipes();
+  return *idle;
 }
 
 detail::PipeMemory take_pipe(uint64_t capacity) {
-  std::vector<detail::PipeMemory>& idle = idle_pipes();
-  for (auto pipe = idle.begin(); pipe != idle.end(); ++pipe) {
-    if (pipe->queues.capacity() != capacity) continue;
-    detail::PipeMemory taken = std::move(*pipe);
-    idle.erase(pipe);
-    taken.queues.clear();
-    // A multi-GPU run's marks, left set by a pipe that ended before its swap.
-    if (taken.bitmaps[2].num_bits() != 0) taken.bitmaps[2].clear_all();
-    return taken;
+  const int device = gpu::detail::current_device();
+  {
+    IdlePipes& idle = idle_pipes();
+    const std::lock_guard<std::mutex> lock(idle.mutex);
+    for (auto pipe = idle.pipes.begin(); pipe != idle.pipes.end(); ++pipe) {
+      if (pipe->queues.capacity() != capacity || pipe->device != device) continue;
+      detail::PipeMemory taken = std::move(*pipe);
+      idle.pipes.erase(pipe);
+      taken.queues.clear();
+      // A multi-GPU run's marks, left set by a pipe that ended before its swap.
+      if (taken.bitmaps[2].num_bits() != 0) taken.bitmaps[2].clear_all();
+      return taken;
+    }
   }
   detail::PipeMemory memory;
   memory.queues = gpu::Pipe(capacity);
+  memory.device = device;
   return memory;
 }
 
@@ -106,10 +134,17 @@ Pipe::Pipe(const Graph& graph, const CudaRun& run)
                                                   run.heavy_round_edges.value_or(0))) {}
 
 Pipe::~Pipe() {
-  if (memory_.queues.capacity() != 0) idle_pipes().push_back(std::move(memory_));
+  if (memory_.queues.capacity() == 0) return;
+  IdlePipes& idle = idle_pipes();
+  const std::lock_guard<std::mutex> lock(idle.mutex);
+  idle.pipes.push_back(std::move(memory_));
 }
 
-void release_idle_pipes() { idle_pipes().clear(); }
+void release_idle_pipes() {
+  IdlePipes& idle = idle_pipes();
+  const std::lock_guard<std::mutex> lock(idle.mutex);
+  idle.pipes.clear();
+}
 
 gpu::DenseBitmap& Pipe::bitmap(int index) {
   gpu::DenseBitmap& bitmap = memory_.bitmaps[index];

@@ -227,6 +227,7 @@ void push_all_vertices(const gpu::SparseQueueView& queue, uint32_t nodes, cudaSt
 namespace detail {
 // A pipe's GPU memory, kept between runs (see Pipe).
 struct PipeMemory {
+  int device = 0;  // the GPU its buffers are on
   gpu::Pipe queues;
   // Allocated at the first round that needs them; the third marks a
   // queue output's pushes for the other parts of a multi-GPU run.

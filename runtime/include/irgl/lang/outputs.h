@@ -45,14 +45,15 @@ class TypedOutputWriter : public OutputWriter {
   }
 };
 
-// The outputs recorded by the current run, in order; each writes its data
-// when called. Cleared by the generated main before every run.
+// The outputs recorded by the current run on this thread, in order; each
+// writes its data when called. Cleared by the generated main before every
+// run. Per thread: library calls of different programs run concurrently.
 struct RecordedOutput {
   std::string name;
   std::function<void(OutputWriter&)> write;
 };
 inline std::vector<RecordedOutput>& recorded_outputs() {
-  static std::vector<RecordedOutput> outputs;
+  thread_local std::vector<RecordedOutput> outputs;
   return outputs;
 }
 inline void record_output(std::string name, std::function<void(OutputWriter&)> write) {
