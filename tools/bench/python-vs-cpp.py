@@ -52,30 +52,31 @@ for scale in scales:
     load_symmetric = (time.perf_counter() - start) * 1e3
     degrees = np.diff(weighted.indptr.astype(np.int64))
     source = int(np.argmax(degrees))
-    cells = [
-        ("bfs", weighted, lambda g, **kw: irgl.bfs(g, source, device="cuda", **kw), ["--weights", "hash:100", "--source", str(source)], False),
-        ("sssp", weighted, lambda g, **kw: irgl.sssp(g, source, device="cuda", **kw), ["--weights", "hash:100", "--source", str(source)], False),
-        ("cc", symmetric, lambda g, **kw: irgl.connected_components(g, device="cuda", **kw), ["--weights", "none", "--symmetrize"], False),
-        ("pr", weighted, lambda g, **kw: irgl.pagerank(g, device="cuda", **kw), ["--weights", "hash:100"], True),
+    weights = ["--weights", "hash:100"]
+    cells = [  # app, graph, irgl's call and its arguments, the C++ program's options, in-edges
+        ("bfs", weighted, irgl.bfs, (source,), weights + ["--source", str(source)], False),
+        ("sssp", weighted, irgl.sssp, (source,), weights + ["--source", str(source)], False),
+        ("cc", symmetric, irgl.connected_components, (), ["--weights", "none", "--symmetrize"], False),
+        ("pr", weighted, irgl.pagerank, (1e-6, 1000), weights, True),
     ]
-    for app, graph, call, options, in_edges in cells:
-        program = {"bfs": "bfs", "sssp": "sssp", "cc": "cc", "pr": "pr"}[app]
+    for app, graph, function, args, options, in_edges in cells:
+        def call(**keywords):
+            return function(graph, *args, device="cuda", **keywords)
         graph.drop_gpu_copies()
         if in_edges:
             start = time.perf_counter(); irgl._core.ensure_transpose(graph)
             transpose_ms = (time.perf_counter() - start) * 1e3
         else:
             transpose_ms = 0.0
-        start = time.perf_counter(); devices.checked(graph, program)
+        start = time.perf_counter()
+        devices.checked(graph, app, lambda: irgl._core.check_graph(graph, app))
         check_ms = (time.perf_counter() - start) * 1e3
-        start = time.perf_counter(); devices.gpu_copy(graph, 0, in_edges)
+        start = time.perf_counter(); copy = devices.gpu_copy(graph, 0, in_edges)
         upload_ms = (time.perf_counter() - start) * 1e3
-        call(graph)  # warm-up, as the C++ program's --warmup 1
-        py_ms, py_times, value = timed(lambda: call(graph))
-        copy = devices.gpu_copy(graph, 0, in_edges)
-        args = {"bfs": (source,), "sssp": (source,), "cc": (), "pr": (1e-6, 1000)}[app]
+        call()  # warm-up, as the C++ program's --warmup 1
+        py_ms, py_times, value = timed(call)
         module_ms = timed(lambda: getattr(devices._cuda, app)(copy, *args, False))[0]
-        gpu_result_ms = timed(lambda: call(graph, result="gpu"))[0]
+        gpu_result_ms = timed(lambda: call(result="gpu"))[0]
         d2h_ms = None
         try:
             import cupy
@@ -85,14 +86,17 @@ for scale in scales:
             d2h_ms = str(error)
         cpp_ms, command, tail = cxx(app, spec, options)
         cell = {"app": app, "scale": scale, "vertices": graph.num_vertices, "edges": graph.num_edges,
-                "python_ms": py_ms, "python_runs": py_times, "module_ms": module_ms, "gpu_result_ms": gpu_result_ms, "cupy_d2h_ms": d2h_ms, "cpp_ms": cpp_ms,
+                "python_ms": py_ms, "python_runs": py_times, "module_ms": module_ms,
+                "gpu_result_ms": gpu_result_ms, "cupy_d2h_ms": d2h_ms, "cpp_ms": cpp_ms,
                 "ratio": (py_ms / cpp_ms) if cpp_ms else None,
                 "load_ms": load_symmetric if app == "cc" else load_weighted,
                 "check_ms": check_ms, "transpose_ms": transpose_ms, "upload_ms": upload_ms,
                 "result_bytes": int(value.nbytes), "cpp_command": " ".join(command), "cpp_tail": tail}
         results["cells"].append(cell)
-        print("%-4s rmat%d: python %.2f ms (module %.2f, result on GPU %.2f, cupy d2h %s), C++ %s ms, ratio %s; load %.0f, check %.0f, transpose %.0f, upload %.0f ms"
-              % (app, scale, py_ms, module_ms, gpu_result_ms, d2h_ms, cpp_ms, "%.3f" % cell["ratio"] if cell["ratio"] else "-",
+        print("%-4s rmat%d: python %.2f ms (module %.2f, result on GPU %.2f, cupy d2h %s), "
+              "C++ %s ms, ratio %s; load %.0f, check %.0f, transpose %.0f, upload %.0f ms"
+              % (app, scale, py_ms, module_ms, gpu_result_ms, d2h_ms, cpp_ms,
+                 "%.3f" % cell["ratio"] if cell["ratio"] else "-",
                  cell["load_ms"], check_ms, transpose_ms, upload_ms), flush=True)
         json.dump(results, open(out, "w"), indent=1)
     del weighted, symmetric

@@ -27,10 +27,8 @@ struct Entry {
   std::string read_field;   // appended to a field's name to read it out
 };
 
-const Entry& host_entry(const LibraryTarget& target) {
-  static const Entry cuda{"run", "Result", "std::vector", ".download()"};
-  static const Entry cpu{"run", "Result", "std::vector", ".values()"};
-  return target.device_entry ? cuda : cpu;
+Entry host_entry(const LibraryTarget& target) {
+  return {"run", "Result", "std::vector", target.read_field};
 }
 
 const Entry device_entry{"run_on_device", "DeviceResult", "irgl::gpu::DeviceBuffer",
@@ -132,12 +130,12 @@ const LibraryTarget& library_target(Target target) {
       "has_in_edges()", "upload the transpose", "weight_type()",
       "const irgl::lang::CudaRun irgl_run = irgl::lang::run_for(irgl_graph);",
       "const irgl::lang::CudaRun irgl_run{};", "view_of(irgl_graph, irgl_run)", "irgl_run",
-      false, true};
+      ".download()", false, true};
   // On the host: the sequential reference over a view of a host graph.
   static const LibraryTarget cpu{
       "irgl::CsrGraph", "irgl/graph/csr_graph.h", "on the host", "in host memory, sequentially",
       "has_transpose()", "CsrGraph::build_transpose()", "weight_type",
-      "const Graph irgl_view = view_of(irgl_graph);", "", "irgl_view", "", true, false};
+      "const Graph irgl_view = view_of(irgl_graph);", "", "irgl_view", "", ".values()", true, false};
   return target == Target::cuda ? cuda : cpu;
 }
 

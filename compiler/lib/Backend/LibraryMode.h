@@ -29,6 +29,7 @@ struct LibraryTarget {
   std::string run_setup_without_graph;  // the same for a program without a graph
   std::string graph_argument;   // the driver's graph argument
   std::string run_argument;     // the driver's last argument (empty: none)
+  std::string read_field;       // appended to a field's name to copy it to the host
   // Whether the entry checks the graph against the program's require()
   // (the host can read a CsrGraph; a DeviceGraph's edges are on the GPU).
   bool checks_requirements = false;

@@ -235,7 +235,7 @@ def _run(program, graph, device, *args, result="numpy"):
     in_edges = program in _READS_IN_EDGES
     if in_edges:
         _core.ensure_transpose(graph)
-    devices.checked(graph, program)
+    devices.checked(graph, program, lambda: _core.check_graph(graph, program))
     copy = devices.gpu_copy(graph, gpu, in_edges)
     if program == "tc":
         return devices._cuda.tc(copy)

@@ -208,6 +208,11 @@ class Program:
         array = (ctypes.c_void_p * max(len(values), 1))(*values)
         return array, keep, given
 
+    def _check_on_cpu(self, graph):
+        """The CPU build's check_graph of graph, its refusal as ValueError."""
+        if not self._cpu.irgl_py_check(_core.graph_address(graph)):
+            raise ValueError(self._cpu.irgl_py_error_message().decode(errors="replace"))
+
     def _graph_address(self, graph):
         """The address run() reads the graph at: the host graph, or on a GPU
         its copy there, once the host graph passed the program's checks."""
@@ -218,13 +223,7 @@ class Program:
             _core.ensure_transpose(graph)  # built once, kept with the graph
         if self._gpu is None:
             return _core.graph_address(graph)
-        seen = getattr(graph, "_checked", None)
-        if seen is None:
-            seen = graph._checked = set()
-        if self._check_key not in seen:
-            if not self._cpu.irgl_py_check(_core.graph_address(graph)):
-                raise ValueError(self._cpu.irgl_py_error_message().decode(errors="replace"))
-            seen.add(self._check_key)
+        devices.checked(graph, self._check_key, lambda: self._check_on_cpu(graph))
         return devices._cuda.graph_address(devices.gpu_copy(graph, self._gpu, in_edges))
 
     def _read_outputs(self, result):

@@ -82,16 +82,17 @@ def gpu_copy(graph, gpu, in_edges):
     return copy
 
 
-def checked(graph, program):
-    """Refuses graph (ValueError) where the program's CPU build would: the
-    GPU build cannot read the edges to check its require(). Checked once
-    per graph and program (graphs do not change)."""
+def checked(graph, key, check):
+    """Runs check() (the CPU build's check_graph for the program named by
+    key, which raises ValueError where that build would refuse graph) the
+    first time graph meets key: the GPU build cannot read the edges to check
+    its require(), and graphs do not change."""
     seen = getattr(graph, "_checked", None)
     if seen is None:
         seen = graph._checked = set()
-    if program not in seen:
-        _core.check_graph(graph, program)
-        seen.add(program)
+    if key not in seen:
+        check()
+        seen.add(key)
 
 
 def drop_gpu_copies(graph):

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "irgl/graph/csr_build.h"
 #include "irgl/support/error.h"
 #include "requirements.h"
 
@@ -50,13 +51,12 @@ std::string edge(uint64_t from, uint64_t to) {
 }
 
 // Each vertex's in-neighbours in ascending order (a counting sort of the
-// edges by target): symmetric means every vertex's in- and out-neighbours
-// are the same set, which two merges per vertex check in O(edges), where a
-// search per edge would chase pointers into every list.
+// edges by target, scattered in source order so that every list comes out
+// sorted): symmetric means every vertex's in- and out-neighbours are the
+// same set, which two merges per vertex check in O(edges), where a search
+// per edge would chase pointers into every list.
 std::vector<VertexId> in_neighbours(const CsrGraph& graph, std::vector<uint64_t>& offsets) {
-  offsets.assign(graph.num_vertices() + 1, 0);
-  for (VertexId target : graph.out_targets) ++offsets[target + 1];
-  for (uint64_t v = 0; v < graph.num_vertices(); ++v) offsets[v + 1] += offsets[v];
+  offsets = count_to_offsets(count_occurrences(graph.out_targets, graph.num_vertices()));
   std::vector<uint64_t> next(offsets.begin(), offsets.end() - 1);
   std::vector<VertexId> sources(graph.num_edges());
   for (uint64_t v = 0; v < graph.num_vertices(); ++v)
