@@ -115,6 +115,17 @@ def test_bad_input_raises_value_error(call, message):
     (lambda d: irgl.triangles(irgl.from_edges([0, 0, 1], [0, 1, 0]), device=d), "self-loop"),
     (lambda d: irgl.maximal_independent_set(irgl.from_edges([0], [1]), device=d), "symmetric"),
     (lambda d: irgl.pagerank(irgl.load(KARATE), damping=0.9, device=d), "0.85"),
+    (lambda d: irgl.triangles_per_vertex(irgl.from_edges([0], [1]), device=d), "symmetric"),
+    (lambda d: irgl.betweenness_centrality(irgl.from_edges([0, 0], [1, 1]), device=d),
+     "without repeated edges .* drop_duplicates=True"),
+    (lambda d: irgl.betweenness_centrality(irgl.load(KARATE), [3, 5, 3], device=d),
+     "vertex 3 appears more than once"),
+    (lambda d: irgl.betweenness_centrality(irgl.load(KARATE), [40], device=d),
+     "vertex 40 is not a vertex of the 34-vertex graph"),
+    (lambda d: irgl.betweenness_centrality(irgl.load(KARATE), [1, 5], device=d, result="gpu"),
+     "one run of consecutive sources, not 2 runs"),
+    (lambda d: irgl.jaccard(irgl.load(KARATE), 34, device=d), "source 34 is not a vertex"),
+    (lambda d: irgl.jaccard(irgl.from_edges([0], [1]), 0, device=d), "symmetric"),
 ])
 def test_algorithms_refuse_bad_input(call, message, device):
     with pytest.raises(ValueError, match=message):
@@ -200,3 +211,44 @@ def test_coloring(device):
     colors = irgl.coloring(irgl.from_networkx(G, simple=True), device=device)
     assert all(colors[u] != colors[v] for u, v in G.edges())
     assert colors.max() <= max(d for _, d in G.degree())
+
+
+def test_triangles_per_vertex(device):
+    G = random_graph(p=0.05)
+    counts = irgl.triangles_per_vertex(irgl.from_networkx(G, simple=True), device=device)
+    assert counts.dtype == np.uint64
+    assert counts.tolist() == [nx.triangles(G)[v] for v in G]
+
+
+@pytest.mark.parametrize("directed", [False, True])
+@pytest.mark.parametrize("endpoints", [False, True])
+def test_betweenness_centrality(directed, endpoints, device):
+    G = random_graph(n=120, p=0.04, directed=directed)
+    sums = irgl.betweenness_centrality(irgl.from_networkx(G), endpoints=endpoints, device=device)
+    expected = nx.betweenness_centrality(G, normalized=False, endpoints=endpoints)
+    halved = 1 if directed else 2  # networkx counts an undirected pair once
+    assert sums.dtype == np.float64
+    assert np.allclose(sums, [expected[v] * halved for v in G], rtol=1e-12, atol=1e-9)
+
+
+def test_betweenness_centrality_from_some_sources(device):
+    G = random_graph(n=120, p=0.04, directed=True)
+    g = irgl.from_networkx(G)
+    sources = [7, 3, 4, 5, 119, 0]  # runs 0, 3-5, 7 and 119
+    some = irgl.betweenness_centrality(g, sources, device=device)
+    one_at_a_time = sum(irgl.betweenness_centrality(g, [s], device=device) for s in sources)
+    assert np.allclose(some, one_at_a_time, rtol=1e-12)
+    every = irgl.betweenness_centrality(g, range(120), device=device)
+    assert np.allclose(every, irgl.betweenness_centrality(g, device=device), rtol=1e-12)
+    assert irgl.betweenness_centrality(g, [], device=device).tolist() == [0.0] * 120
+    empty = irgl.from_edges([], [], num_vertices=0)
+    assert irgl.betweenness_centrality(empty, device=device).size == 0
+
+
+def test_jaccard(device):
+    G = random_graph(p=0.05)
+    similarity = irgl.jaccard(irgl.from_networkx(G, simple=True), 5, device=device)
+    pairs = [(5, v) for v in G]
+    expected = {v: p for _, v, p in nx.jaccard_coefficient(G, pairs)}
+    assert similarity.dtype == np.float64
+    assert similarity.tolist() == [expected[v] for v in G]

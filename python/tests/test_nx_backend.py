@@ -67,3 +67,52 @@ def test_conversion_is_cached_on_the_graph():
     assert cached
     nx.core_number(G, backend="irgl")
     assert G.__networkx_cache__["backends"]["irgl"] is cached
+
+
+def shuffled_graph(n, p, seed, directed=False):
+    """A random graph whose adjacency order is not sorted (networkx's
+    traversals follow insertion order; irgl's lists are sorted)."""
+    import random
+    G = nx.gnp_random_graph(n, p, seed=seed, directed=directed)
+    edges = list(G.edges())
+    random.Random(seed).shuffle(edges)
+    H = nx.DiGraph() if directed else nx.Graph()
+    H.add_nodes_from(random.Random(seed + 1).sample(list(G), n))
+    H.add_edges_from(edges)
+    return H
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_bfs_edges_and_layers_follow_networkx_order(directed):
+    G = shuffled_graph(300, 0.015, 5, directed)
+    for source in (0, 17):
+        assert list(nx.bfs_edges(G, source, backend="irgl")) == list(nx.bfs_edges(G, source))
+        assert list(nx.bfs_edges(G, source, depth_limit=2, backend="irgl")) == \
+            list(nx.bfs_edges(G, source, depth_limit=2))
+    assert list(nx.bfs_layers(G, 3, backend="irgl")) == list(nx.bfs_layers(G, 3))
+    assert list(nx.bfs_layers(G, [3, 40, 41], backend="irgl")) == \
+        list(nx.bfs_layers(G, [3, 40, 41]))
+    with pytest.raises(nx.NetworkXError):
+        list(nx.bfs_layers(G, [3, 1000], backend="irgl"))
+
+
+def test_triangles_betweenness_and_jaccard_equal_networkx():
+    G = shuffled_graph(150, 0.06, 9)
+    assert nx.triangles(G, backend="irgl") == nx.triangles(G)
+    assert nx.triangles(G, 4, backend="irgl") == nx.triangles(G, 4)
+    assert nx.triangles(G, [4, 9, 77], backend="irgl") == nx.triangles(G, [4, 9, 77])
+    for options in ({}, {"normalized": False}, {"endpoints": True},
+                    {"k": 20, "seed": 3}, {"k": 20, "seed": 3, "endpoints": True}):
+        got = nx.betweenness_centrality(G, backend="irgl", **options)
+        expected = nx.betweenness_centrality(G, **options)
+        assert got.keys() == expected.keys()
+        assert max(abs(got[v] - expected[v]) for v in G) < 1e-12
+    D = shuffled_graph(150, 0.03, 2, directed=True)
+    got, expected = nx.betweenness_centrality(D, backend="irgl"), nx.betweenness_centrality(D)
+    assert max(abs(got[v] - expected[v]) for v in D) < 1e-12
+    assert list(nx.jaccard_coefficient(G, backend="irgl")) == list(nx.jaccard_coefficient(G))
+    pairs = [(0, 5), (7, 7), (5, 0), (0, 99)]
+    assert list(nx.jaccard_coefficient(G, pairs, backend="irgl")) == \
+        list(nx.jaccard_coefficient(G, pairs))
+    with pytest.raises(nx.NodeNotFound):
+        nx.jaccard_coefficient(G, [(0, 1000)], backend="irgl")

@@ -50,7 +50,8 @@ std::string expected_got(const std::string& expected, const std::string& got) {
   return "expected " + expected + ", got " + got;
 }
 
-std::string value_count_summary(uint64_t mismatches, uint64_t total, const char* failure) {
+std::string value_count_summary(uint64_t mismatches, uint64_t total,
+                                const std::string& failure) {
   if (mismatches == 0) return "all " + std::to_string(total) + " values match";
   return std::to_string(mismatches) + " of " + std::to_string(total) + " values " + failure;
 }
@@ -69,6 +70,50 @@ struct LargestError {
     return "largest error " + format_error(error) + " at vertex " + std::to_string(vertex);
   }
 };
+
+// How compare_reals judges and describes an entry.
+struct RealRule {
+  bool show_allowed = false;  // the line of an off entry says what was allowed
+  bool nonnegative = false;   // a negative value is off, however close
+};
+
+struct RealComparison {
+  MismatchRecorder mismatches;
+  LargestError largest;
+  double l1 = 0;  // sum of |got_i - expected_i|
+};
+
+// Compares reals entry by entry: entry i is off when |got_i - expected_i| >
+// allowed(i) (so NaN always is) or the rule rejects its sign. Each off
+// entry's line: "expected X, got Y (off by E)".
+template <class Allowed>
+RealComparison compare_reals(const std::vector<double>& expected, const std::vector<double>& got,
+                             uint64_t max_shown, Allowed&& allowed, RealRule rule) {
+  require_same_size(expected.size(), got.size());
+  RealComparison result{MismatchRecorder(max_shown), {}, 0};
+  for (uint64_t i = 0; i < got.size(); ++i) {
+    const double error = std::fabs(got[i] - expected[i]);
+    const double allowed_here = allowed(i);
+    result.l1 += error;
+    result.largest.consider(i, error);
+    const bool negative = rule.nonnegative && got[i] < 0;
+    if (error <= allowed_here && !negative) continue;
+    result.mismatches.add(i, [&] {
+      return expected_got(format_real(expected[i]), format_real(got[i])) + " (" +
+             (negative ? "negative, " : "") + "off by " + format_error(error) +
+             (rule.show_allowed ? ", allowed " + format_error(allowed_here) : "") + ")";
+    });
+  }
+  return result;
+}
+
+// The verdict of a comparison that every entry must pass: "all N values
+// match" or "K of N values FAILURE", then the largest error.
+Verdict every_entry_verdict(RealComparison& compared, uint64_t total, const std::string& failure) {
+  return compared.mismatches.finish(
+      value_count_summary(compared.mismatches.count(), total, failure) + " (" +
+      compared.largest.describe() + ")");
+}
 
 }  // namespace
 
@@ -231,27 +276,17 @@ Verdict compare_count(uint64_t expected, uint64_t got) {
 
 Verdict compare_pagerank(const std::vector<double>& expected, const std::vector<double>& got,
                          double tolerance, uint64_t max_shown) {
-  require_same_size(expected.size(), got.size());
-  MismatchRecorder mismatches(max_shown);
-  LargestError largest;
-  double l1 = 0;
-  for (uint64_t v = 0; v < got.size(); ++v) {
-    const double error = std::fabs(got[v] - expected[v]);
-    l1 += error;
-    largest.consider(v, error);
-    if (error <= tolerance) continue;
-    mismatches.add(v, [&] {
-      return expected_got(format_real(expected[v]), format_real(got[v])) + " (off by " +
-             format_error(error) + ")";
-    });
-  }
-  const bool l1_ok = l1 <= tolerance;
+  RealComparison compared =
+      compare_reals(expected, got, max_shown, [&](uint64_t) { return tolerance; }, RealRule{});
+  MismatchRecorder& mismatches = compared.mismatches;
+  const bool l1_ok = compared.l1 <= tolerance;
   const std::string bound = format_error(tolerance);
-  std::string summary = "L1 error " + format_error(l1) + (l1_ok ? " <= " : " > ") + bound;
+  std::string summary =
+      "L1 error " + format_error(compared.l1) + (l1_ok ? " <= " : " > ") + bound;
   if (mismatches.count() > 0)
     summary += "; " + std::to_string(mismatches.count()) + " of " +
                std::to_string(got.size()) + " values are off by more than " + bound;
-  summary += " (" + largest.describe() + ")";
+  summary += " (" + compared.largest.describe() + ")";
   Verdict verdict = mismatches.finish(summary);
   verdict.passed = l1_ok;
   return verdict;
@@ -259,23 +294,27 @@ Verdict compare_pagerank(const std::vector<double>& expected, const std::vector<
 
 Verdict compare_spmv(const SpmvResult& expected, const std::vector<double>& got,
                      double relative_tolerance, uint64_t max_shown) {
-  require_same_size(expected.y.size(), got.size());
-  MismatchRecorder mismatches(max_shown);
-  LargestError largest;
-  for (uint64_t i = 0; i < got.size(); ++i) {
-    const double error = std::fabs(got[i] - expected.y[i]);
-    const double allowed =
-        relative_tolerance * expected.magnitude[i] + kSpmvAbsoluteTolerance;
-    largest.consider(i, error);
-    if (error <= allowed) continue;
-    mismatches.add(i, [&] {
-      return expected_got(format_real(expected.y[i]), format_real(got[i])) + " (off by " +
-             format_error(error) + ", allowed " + format_error(allowed) + ")";
-    });
-  }
-  return mismatches.finish(
-      value_count_summary(mismatches.count(), got.size(), "are off by more than allowed") +
-      " (" + largest.describe() + ")");
+  RealRule rule;
+  rule.show_allowed = true;
+  RealComparison compared = compare_reals(
+      expected.y, got, max_shown,
+      [&](uint64_t i) {
+        return relative_tolerance * expected.magnitude[i] + kSpmvAbsoluteTolerance;
+      },
+      rule);
+  return every_entry_verdict(compared, got.size(), "are off by more than allowed");
+}
+
+Verdict compare_relative(const std::vector<double>& expected, const std::vector<double>& got,
+                         double tolerance, uint64_t max_shown) {
+  RealRule rule;
+  rule.nonnegative = true;
+  RealComparison compared = compare_reals(
+      expected, got, max_shown,
+      [&](uint64_t v) { return tolerance * std::max(1.0, std::fabs(expected[v])); }, rule);
+  return every_entry_verdict(
+      compared, got.size(),
+      "are off by more than " + format_error(tolerance) + " * max(1, |expected|)");
 }
 
 }  // namespace irgl::check

@@ -20,8 +20,9 @@ struct Verdict {
   std::string summary;             // "34 values match", "2 of 34 values differ", ...
 };
 
-// bfs, sssp: the values must be equal (kUnreachable = inf on both sides).
-// The source's line says "(the source)".
+// bfs, sssp, tc_per_vertex: the values must be equal (kUnreachable = inf
+// on both sides). The source's line says "(the source)"; pass kNoVertex
+// when there is none.
 Verdict compare_distances(const std::vector<uint64_t>& expected,
                           const std::vector<uint64_t>& got, VertexId source,
                           uint64_t max_shown);
@@ -65,6 +66,11 @@ Verdict compare_pagerank(const std::vector<double>& expected, const std::vector<
 inline constexpr double kSpmvAbsoluteTolerance = 1e-6;
 Verdict compare_spmv(const SpmvResult& expected, const std::vector<double>& got,
                      double relative_tolerance, uint64_t max_shown);
+
+// bc, jaccard: every |got_v - expected_v| <= tolerance * max(1, |expected_v|)
+// (relative, absolute below 1), and no got_v negative; NaN never passes.
+Verdict compare_relative(const std::vector<double>& expected, const std::vector<double>& got,
+                         double tolerance, uint64_t max_shown);
 
 // A double in the shortest form that reads back exactly ("0.1", "1e-07",
 // "inf"), for values.

@@ -32,13 +32,16 @@ constexpr int kExitCannotCheck = 2;
 
 // The algorithms irgl-check verifies (the result format also knows "vector",
 // which is an input, not a result to check).
-constexpr std::string_view kAlgorithms[] = {"bfs", "sssp", "cc",  "scc",     "pr", "kcore",
-                                             "tc",  "spmv", "mis", "coloring"};
+constexpr std::string_view kAlgorithms[] = {"bfs",  "sssp", "cc",       "scc", "pr",
+                                             "kcore", "tc",  "tc_per_vertex", "spmv", "mis",
+                                             "coloring", "bc", "jaccard"};
 constexpr const char* kAlgorithmList =
-    "bfs, sssp, cc, scc, pr, kcore, tc, spmv, mis or coloring";
+    "bfs, sssp, cc, scc, pr, kcore, tc, tc_per_vertex, spmv, mis, coloring, bc or jaccard";
 
 constexpr double kDefaultPagerankTolerance = 1e-4;
 constexpr double kDefaultSpmvTolerance = 1e-5;
+constexpr double kDefaultBetweennessTolerance = 1e-9;
+constexpr double kDefaultJaccardTolerance = 1e-12;
 
 constexpr const char* kUsage =
     "usage: irgl-check [graph options] --algorithm ALGO [options] GRAPH RESULT\n"
@@ -63,6 +66,8 @@ constexpr const char* kRules =
     "  kcore  1 for the vertices of the --k core of the undirected simple view,\n"
     "         0 for the others; every value equal\n"
     "  tc     number of triangles of the undirected simple view; equal\n"
+    "  tc_per_vertex  the triangles of the undirected simple view each vertex\n"
+    "         belongs to; every value equal\n"
     "  scc    strongly connected component labels along out-edges; labels must\n"
     "         give the same partition (any label values)\n"
     "  mis    1 for the members of a maximal independent set of the undirected\n"
@@ -74,7 +79,20 @@ constexpr const char* kRules =
     "         edges summed), x[j] = 1 + (j mod 7)/8 or --x FILE; passes when every\n"
     "         |result_i - y_i| <= T * sum_j |A_ij x_j| + 1e-6, T = --tolerance\n"
     "         (default 1e-5)\n"
-    "--source and --k default to the result file's '# source' and '# k' fields.\n"
+    "  bc     betweenness centrality (Brandes) along out-edges, unweighted, a\n"
+    "         repeated edge once: sum over sources s and targets t, s != v != t, of\n"
+    "         sigma_st(v) / sigma_st (unnormalized; with --endpoints 1 also 1 for\n"
+    "         each t a source reaches and that count at the source); the sources are\n"
+    "         (--source + i) mod N, i < --sources (0 or >= N: every vertex); passes\n"
+    "         when every |result_v - ref_v| <= T * max(1, |ref_v|), T = --tolerance\n"
+    "         (default 1e-9)\n"
+    "  jaccard  Jaccard similarity |N(s) & N(v)| / |N(s) | N(v)| with s = --source\n"
+    "         on the undirected simple view (0 when both are empty); passes when\n"
+    "         every |result_v - ref_v| <= T * max(1, |ref_v|), T = --tolerance\n"
+    "         (default 1e-12)\n"
+    "--source, --sources, --endpoints and --k default to the result file's\n"
+    "'# source', '# sources', '# endpoints' and '# k' fields (bc: source 0,\n"
+    "every vertex, no endpoints).\n"
     "\n"
     "Exit status: 0 correct, 1 wrong (mismatches on stdout), 2 the check could not\n"
     "be made (bad option, unreadable or malformed graph or result file).\n";
@@ -83,6 +101,8 @@ struct CheckOptions {
   GraphOptionValues graph;
   std::string algorithm;
   std::string source;
+  std::string sources;
+  std::string endpoints;
   std::string k;
   std::string tolerance;
   std::string damping;
@@ -124,21 +144,30 @@ std::optional<uint64_t> option_or_field(const std::string& text, const char* opt
   return value;
 }
 
+// The algorithms that take a --source and a --tolerance.
+bool takes_source(const std::string& algorithm) {
+  return algorithm == "bfs" || algorithm == "sssp" || algorithm == "bc" || algorithm == "jaccard";
+}
+bool takes_tolerance(const std::string& algorithm) {
+  return algorithm == "pr" || algorithm == "spmv" || algorithm == "bc" || algorithm == "jaccard";
+}
+
 // Rejects options that the algorithm does not use, so a mistyped command
 // line is not silently half-ignored.
 void reject_unused_options(const CheckOptions& options) {
   const std::string& algorithm = options.algorithm;
-  const bool distance = algorithm == "bfs" || algorithm == "sssp";
   const struct {
     bool given;
     bool used;
     const char* name;
     const char* users;
   } rules[] = {
-      {!options.source.empty(), distance, "--source", "bfs and sssp"},
+      {!options.source.empty(), takes_source(algorithm), "--source", "bfs, sssp, bc and jaccard"},
+      {!options.sources.empty(), algorithm == "bc", "--sources", "bc"},
+      {!options.endpoints.empty(), algorithm == "bc", "--endpoints", "bc"},
       {!options.k.empty(), algorithm == "kcore", "--k", "kcore"},
-      {!options.tolerance.empty(), algorithm == "pr" || algorithm == "spmv", "--tolerance",
-       "pr and spmv"},
+      {!options.tolerance.empty(), takes_tolerance(algorithm), "--tolerance",
+       "pr, spmv, bc and jaccard"},
       {!options.damping.empty(), algorithm == "pr", "--damping", "pr"},
       {!options.x_file.empty(), algorithm == "spmv", "--x", "spmv"},
   };
@@ -151,21 +180,42 @@ void reject_unused_options(const CheckOptions& options) {
 // The parsed and cross-checked settings of one check.
 struct CheckSettings {
   std::string algorithm;
-  std::optional<uint64_t> source;  // bfs, sssp
+  std::optional<uint64_t> source;  // bfs, sssp, bc, jaccard
+  uint64_t sources = 0;            // bc: how many (0: every vertex)
+  bool endpoints = false;          // bc: paths count at their ends too
   std::optional<uint64_t> k;       // kcore
-  double tolerance = 0;            // pr, spmv
+  double tolerance = 0;            // pr, spmv, bc, jaccard
   double damping = 0;              // pr
   uint64_t max_shown = 0;
   std::string x_file;  // spmv
 };
 
-// Parses the option values; source and k may come from the result's header.
+// The --tolerance an algorithm uses by default.
+double default_tolerance(const std::string& algorithm) {
+  if (algorithm == "pr") return kDefaultPagerankTolerance;
+  if (algorithm == "spmv") return kDefaultSpmvTolerance;
+  if (algorithm == "bc") return kDefaultBetweennessTolerance;
+  return kDefaultJaccardTolerance;
+}
+
+// Parses the option values; source, sources and k may come from the
+// result's header.
 CheckSettings settle(const CheckOptions& options, const ResultFile& result) {
   CheckSettings settings;
   const std::string& algorithm = settings.algorithm = options.algorithm;
   settings.max_shown = parse_unsigned_option(options.max_mismatches, "--max-mismatches");
   settings.x_file = options.x_file;
-  if (algorithm == "bfs" || algorithm == "sssp") {
+  if (algorithm == "bc") {
+    settings.source = option_or_field(options.source, "--source", result, "source").value_or(0);
+    settings.sources =
+        option_or_field(options.sources, "--sources", result, "sources").value_or(0);
+    const uint64_t endpoints =
+        option_or_field(options.endpoints, "--endpoints", result, "endpoints").value_or(0);
+    if (endpoints > 1)
+      throw InputError::in("--endpoints", std::to_string(endpoints) + " is not 0 or 1");
+    settings.endpoints = endpoints == 1;
+  }
+  if (algorithm == "bfs" || algorithm == "sssp" || algorithm == "jaccard") {
     settings.source = option_or_field(options.source, "--source", result, "source");
     if (!settings.source)
       throw InputError::in("--source", algorithm +
@@ -177,11 +227,10 @@ CheckSettings settle(const CheckOptions& options, const ResultFile& result) {
     if (!settings.k)
       throw InputError::in("--k", "kcore needs k (give --k or a '# k' line in the result file)");
   }
-  if (algorithm == "pr" || algorithm == "spmv")
-    settings.tolerance =
-        options.tolerance.empty()
-            ? (algorithm == "pr" ? kDefaultPagerankTolerance : kDefaultSpmvTolerance)
-            : parse_real_option(options.tolerance, "--tolerance");
+  if (takes_tolerance(algorithm))
+    settings.tolerance = options.tolerance.empty()
+                             ? default_tolerance(algorithm)
+                             : parse_real_option(options.tolerance, "--tolerance");
   if (algorithm == "pr") {
     settings.damping = options.damping.empty() ? PagerankParams().damping
                                                : parse_real_option(options.damping, "--damping");
@@ -198,17 +247,31 @@ std::vector<double> spmv_x(const std::string& x_file, const CsrGraph& graph) {
   return std::move(x.real_values);
 }
 
+// The source vertex; an InputError when it is not in the graph.
+VertexId checked_source(const CheckSettings& settings, const CsrGraph& graph) {
+  if (*settings.source >= graph.num_vertices())
+    throw InputError::in("--source", "vertex " + std::to_string(*settings.source) +
+                                         " is not in the graph (it has " +
+                                         std::to_string(graph.num_vertices()) + " vertices)");
+  return static_cast<VertexId>(*settings.source);
+}
+
+// bc's sources for the description: "every vertex", "vertex 3" or "4
+// sources starting at vertex 0".
+std::string betweenness_sources(VertexId source, uint64_t sources, uint64_t n) {
+  const uint64_t count = betweenness_source_count(n, sources);
+  if (count == n) return "every vertex";
+  if (count == 1) return "vertex " + std::to_string(source);
+  return std::to_string(count) + " sources starting at vertex " + std::to_string(source);
+}
+
 // Computes the reference answer for the algorithm and compares; adds the
 // algorithm's parameters to `description`.
 Verdict check_result(const CheckSettings& settings, const ResultFile& result,
                      const CsrGraph& graph, std::string& description) {
   const std::string& algorithm = settings.algorithm;
   if (algorithm == "bfs" || algorithm == "sssp") {
-    if (*settings.source >= graph.num_vertices())
-      throw InputError::in("--source", "vertex " + std::to_string(*settings.source) +
-                                           " is not in the graph (it has " +
-                                           std::to_string(graph.num_vertices()) + " vertices)");
-    const VertexId source = static_cast<VertexId>(*settings.source);
+    const VertexId source = checked_source(settings, graph);
     description += " from vertex " + std::to_string(source);
     const std::vector<uint64_t> expected =
         algorithm == "bfs" ? reference_bfs(graph, source) : reference_sssp(graph, source);
@@ -233,11 +296,29 @@ Verdict check_result(const CheckSettings& settings, const ResultFile& result,
   if (algorithm == "tc")
     return compare_count(reference_triangles(UndirectedGraph(graph)),
                          result.unsigned_values.at(0));
+  if (algorithm == "tc_per_vertex")
+    return compare_distances(reference_vertex_triangles(UndirectedGraph(graph)),
+                             result.unsigned_values, kNoVertex, settings.max_shown);
   if (algorithm == "pr") {
     PagerankParams params;
     params.damping = settings.damping;
     return compare_pagerank(reference_pagerank(graph, params).rank, result.real_values,
                             settings.tolerance, settings.max_shown);
+  }
+  if (algorithm == "bc") {
+    const VertexId source = checked_source(settings, graph);
+    description +=
+        " from " + betweenness_sources(source, settings.sources, graph.num_vertices()) +
+        (settings.endpoints ? ", endpoints counted" : "");
+    return compare_relative(
+        reference_betweenness(graph, source, settings.sources, settings.endpoints),
+                            result.real_values, settings.tolerance, settings.max_shown);
+  }
+  if (algorithm == "jaccard") {
+    const VertexId source = checked_source(settings, graph);
+    description += " with vertex " + std::to_string(source);
+    return compare_relative(reference_jaccard(UndirectedGraph(graph), source),
+                            result.real_values, settings.tolerance, settings.max_shown);
   }
   // spmv: the only algorithm left (parse_options checked the name).
   return compare_spmv(reference_spmv(graph, spmv_x(settings.x_file, graph)),
@@ -252,10 +333,17 @@ bool parse_options(int argc, char** argv, CheckOptions& options) {
       ("algorithm,a", po::value(&options.algorithm),
        (std::string(kAlgorithmList) + " (required)").c_str())
       ("source", po::value(&options.source),
-       "bfs, sssp: the source vertex (default: the result's '# source')")
+       "bfs, sssp, jaccard: the source vertex; bc: the first source (default: the "
+       "result's '# source'; bc: 0)")
+      ("sources", po::value(&options.sources),
+       "bc: how many sources, 0 for every vertex (default: the result's '# sources'; "
+       "0)")
+      ("endpoints", po::value(&options.endpoints),
+       "bc: 1 when paths count at their ends too (default: the result's '# endpoints'; 0)")
       ("k", po::value(&options.k), "kcore: the k (default: the result's '# k')")
       ("tolerance", po::value(&options.tolerance),
-       "pr: bound on the L1 error (default 1e-4); spmv: relative bound (default 1e-5)")
+       "pr: bound on the L1 error (default 1e-4); spmv: relative bound (default 1e-5); "
+       "bc, jaccard: relative bound (default 1e-9, 1e-12)")
       ("damping", po::value(&options.damping), "pr: the damping factor d (default 0.85)")
       ("x", po::value(&options.x_file),
        "spmv: read x from this result file ('# algorithm vector', one value per vertex)")

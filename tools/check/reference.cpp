@@ -157,6 +157,87 @@ uint64_t sorted_intersection_size(const VertexId* a, const VertexId* a_end, cons
   return common;
 }
 
+// The out-edges of `graph` without self-loops or repeated edges, adjacency
+// sorted, no weights (made undirected too when `symmetrize`): weights and
+// the transpose play no part.
+CsrGraph simple_topology(const CsrGraph& graph, bool symmetrize) {
+  CsrGraph topology;
+  topology.name = graph.name;
+  topology.set_num_vertices(graph.num_vertices());
+  topology.out_offsets = graph.out_offsets;
+  topology.out_targets = graph.out_targets;
+  BuildOptions simple;
+  simple.symmetrize = symmetrize;
+  simple.drop_self_loops = true;
+  simple.drop_duplicates = true;
+  simple.sort_adjacency = true;
+  simple.weights.source = WeightRule::Source::none;
+  return rebuild(std::move(topology), simple);
+}
+
+// One worker's Brandes state over a simple directed graph, reused from
+// source to source (only the vertices a source reaches are reset).
+class BrandesAccumulator {
+ public:
+  explicit BrandesAccumulator(const CsrGraph& graph)
+      : graph_(graph),
+        level_(graph.num_vertices(), kNotReached),
+        paths_(graph.num_vertices(), 0.0),
+        dependency_(graph.num_vertices(), 0.0) {}
+
+  // Adds every vertex's dependency on `source` (the sum over targets t of
+  // sigma_st(v) / sigma_st) to centrality[v], v != source; with
+  // `endpoints` also 1 to every vertex the source reaches, and their count
+  // to the source.
+  void add_source(VertexId source, std::vector<double>& centrality, bool endpoints) {
+    // Breadth-first from the source: levels, shortest-path counts, and the
+    // vertices in the order reached.
+    order_.assign(1, source);
+    level_[source] = 0;
+    paths_[source] = 1;
+    for (size_t head = 0; head < order_.size(); ++head) {
+      const VertexId u = order_[head];
+      for (uint64_t e = graph_.out_offsets[u]; e < graph_.out_offsets[u + 1]; ++e) {
+        const VertexId w = graph_.out_targets[e];
+        if (level_[w] == kNotReached) {
+          level_[w] = level_[u] + 1;
+          order_.push_back(w);
+        }
+        if (level_[w] == level_[u] + 1) paths_[w] += paths_[u];
+      }
+    }
+    // Dependencies, deepest vertices first: delta(u) = sum over the
+    // successors w of u on shortest paths of sigma(u) / sigma(w) * (1 + delta(w)).
+    for (size_t i = order_.size(); i-- > 0;) {
+      const VertexId u = order_[i];
+      double dependency = 0;
+      for (uint64_t e = graph_.out_offsets[u]; e < graph_.out_offsets[u + 1]; ++e) {
+        const VertexId w = graph_.out_targets[e];
+        if (level_[w] == level_[u] + 1)
+          dependency += paths_[u] / paths_[w] * (1 + dependency_[w]);
+      }
+      dependency_[u] = dependency;
+      if (u != source)
+        centrality[u] += dependency + (endpoints ? 1 : 0);
+      else if (endpoints)
+        centrality[u] += static_cast<double>(order_.size() - 1);
+    }
+    for (VertexId u : order_) {
+      level_[u] = kNotReached;
+      paths_[u] = 0;
+      dependency_[u] = 0;
+    }
+  }
+
+ private:
+  static constexpr uint32_t kNotReached = UINT32_MAX;
+  const CsrGraph& graph_;
+  std::vector<uint32_t> level_;
+  std::vector<double> paths_;       // sigma: shortest paths from the source
+  std::vector<double> dependency_;  // delta
+  std::vector<VertexId> order_;     // reached vertices, by level
+};
+
 double weight_as_double(const CsrGraph& graph, EdgeId e) {
   switch (graph.weight_type) {
     case WeightType::none: return 1.0;
@@ -168,20 +249,8 @@ double weight_as_double(const CsrGraph& graph, EdgeId e) {
 
 }  // namespace
 
-UndirectedGraph::UndirectedGraph(const CsrGraph& graph) {
-  CsrGraph topology;  // the out-edges only: weights and transpose play no part
-  topology.name = graph.name;
-  topology.set_num_vertices(graph.num_vertices());
-  topology.out_offsets = graph.out_offsets;
-  topology.out_targets = graph.out_targets;
-  BuildOptions simple;
-  simple.symmetrize = true;
-  simple.drop_self_loops = true;
-  simple.drop_duplicates = true;
-  simple.sort_adjacency = true;
-  simple.weights.source = WeightRule::Source::none;
-  csr_ = rebuild(std::move(topology), simple);
-}
+UndirectedGraph::UndirectedGraph(const CsrGraph& graph)
+    : csr_(simple_topology(graph, /*symmetrize=*/true)) {}
 
 std::vector<uint64_t> reference_bfs(const CsrGraph& graph, VertexId source) {
   require_vertex(graph, source);
@@ -259,6 +328,22 @@ uint64_t reference_triangles(const UndirectedGraph& graph) {
   return total;
 }
 
+std::vector<uint64_t> reference_vertex_triangles(const UndirectedGraph& graph) {
+  const CsrGraph& csr = graph.csr();
+  const VertexId* targets = csr.out_targets.data();
+  std::vector<uint64_t> triangles(graph.num_vertices(), 0);
+  parallel_for_dynamic(graph.num_vertices(), 64, [&](uint64_t u, unsigned) {
+    const VertexId* u_begin = targets + csr.out_offsets[u];
+    const VertexId* u_end = targets + csr.out_offsets[u + 1];
+    uint64_t shared = 0;  // every triangle at u twice, once from each other corner
+    for (const VertexId* v = u_begin; v != u_end; ++v)
+      shared += sorted_intersection_size(u_begin, u_end, targets + csr.out_offsets[*v],
+                                         targets + csr.out_offsets[*v + 1]);
+    triangles[u] = shared / 2;
+  });
+  return triangles;
+}
+
 PagerankResult reference_pagerank(const CsrGraph& graph, const PagerankParams& params) {
   if (!graph.has_transpose())
     throw std::invalid_argument("reference_pagerank needs the graph's in-edges (transpose)");
@@ -317,6 +402,52 @@ SpmvResult reference_spmv(const CsrGraph& graph, const std::vector<double>& x) {
     result.magnitude[u] = magnitude;
   });
   return result;
+}
+
+uint64_t betweenness_source_count(uint64_t n, uint64_t sources) {
+  return sources == 0 || sources >= n ? n : sources;
+}
+
+std::vector<double> reference_betweenness(const CsrGraph& graph, VertexId first_source,
+                                          uint64_t sources, bool endpoints) {
+  require_vertex(graph, first_source);
+  const CsrGraph simple = simple_topology(graph, /*symmetrize=*/false);
+  const uint64_t n = simple.num_vertices();
+  const uint64_t count = betweenness_source_count(n, sources);
+  // Consecutive runs of sources, one per worker, each summed into its own
+  // vector in source order; the vectors are added in run order.
+  const uint64_t runs = std::min<uint64_t>(host_threads(), count);
+  std::vector<std::vector<double>> partial(runs);
+  parallel_tasks(runs, [&](uint64_t run, unsigned) {
+    std::vector<double>& sum = partial[run];
+    sum.assign(n, 0.0);
+    BrandesAccumulator brandes(simple);
+    for (uint64_t i = count * run / runs; i < count * (run + 1) / runs; ++i)
+      brandes.add_source(static_cast<VertexId>((first_source + i) % n), sum, endpoints);
+  });
+  std::vector<double> centrality(n, 0.0);
+  parallel_for(0, n, [&](uint64_t v) {
+    for (const std::vector<double>& sum : partial) centrality[v] += sum[v];
+  });
+  return centrality;
+}
+
+std::vector<double> reference_jaccard(const UndirectedGraph& graph, VertexId source) {
+  const CsrGraph& csr = graph.csr();
+  require_vertex(csr, source);
+  const VertexId* targets = csr.out_targets.data();
+  const VertexId* source_begin = targets + csr.out_offsets[source];
+  const VertexId* source_end = targets + csr.out_offsets[source + 1];
+  std::vector<double> similarity(csr.num_vertices(), 0.0);
+  parallel_for(0, csr.num_vertices(), [&](uint64_t v) {
+    const uint64_t common =
+        sorted_intersection_size(source_begin, source_end, targets + csr.out_offsets[v],
+                                 targets + csr.out_offsets[v + 1]);
+    const uint64_t union_size =
+        csr.out_degree(source) + csr.out_degree(static_cast<VertexId>(v)) - common;
+    similarity[v] = union_size == 0 ? 0.0 : double(common) / double(union_size);
+  });
+  return similarity;
 }
 
 }  // namespace irgl::check

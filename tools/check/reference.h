@@ -1,12 +1,13 @@
 // Reference (CPU) implementations of the algorithms irgl-check verifies,
 // written independently of any GPU code. Where the Boost Graph Library has
 // the algorithm it is used (BFS, Dijkstra, connected components, core
-// numbers); PageRank, triangle counting and SpMV follow our own definitions
-// (docs/results.md), which BGL does not match.
+// numbers); PageRank, triangle counting, SpMV, betweenness centrality and
+// Jaccard similarity follow our own definitions (docs/results.md), which BGL
+// does not match.
 //
-// Graph views: bfs, sssp and spmv use the out-edges as loaded; pagerank uses
-// the in-edges; cc, kcore and tc use the underlying simple undirected graph
-// (UndirectedGraph below).
+// Graph views: bfs, sssp and spmv use the out-edges as loaded; bc the
+// out-edges without repeats; pagerank uses the in-edges; cc, kcore, tc and
+// jaccard use the underlying simple undirected graph (UndirectedGraph below).
 #pragma once
 
 #include <cstdint>
@@ -72,6 +73,11 @@ uint32_t max_core_number(const std::vector<uint32_t>& core_numbers);
 // intersects sorted oriented lists. Parallel.
 uint64_t reference_triangles(const UndirectedGraph& graph);
 
+// The triangles each vertex belongs to: half the sum, over its neighbours
+// v, of the neighbours u and v share (not the oriented count above, so the
+// two checks do not share a mistake). Parallel.
+std::vector<uint64_t> reference_vertex_triangles(const UndirectedGraph& graph);
+
 struct PagerankParams {
   double damping = 0.85;
   double epsilon = 1e-12;  // stop when the L1 change of an iteration is below
@@ -105,5 +111,26 @@ struct SpmvResult {
 // (int32 or float32; 1 in an unweighted graph), parallel edges summed.
 // x must have one entry per vertex. Parallel, in double precision.
 SpmvResult reference_spmv(const CsrGraph& graph, const std::vector<double>& x);
+
+// How many sources betweenness centrality sums over: `sources` when it is
+// between 1 and n - 1, otherwise (0, or n or more) every vertex, n.
+uint64_t betweenness_source_count(uint64_t n, uint64_t sources);
+
+// Betweenness centrality (Brandes): for every vertex v, the sum over the
+// sources s and the targets t (s != v != t != s) of sigma_st(v) / sigma_st,
+// where sigma_st counts the shortest s-t paths along out-edges (unweighted,
+// a repeated edge counted once, self-loops on no shortest path) and
+// sigma_st(v) those through v; 0 where t is unreachable. Unnormalized,
+// no halving (an undirected pair's paths count in both directions). With
+// `endpoints`, a path counts at its ends too: 1 at every t a source
+// reaches, and at the source the number of vertices it reaches. The sources are (first_source + i) mod n for
+// i < betweenness_source_count(n, sources). Parallel over the sources, in
+// double precision; the result depends only on the thread count.
+std::vector<double> reference_betweenness(const CsrGraph& graph, VertexId first_source,
+                                          uint64_t sources, bool endpoints = false);
+
+// Jaccard similarity of every vertex v with `source` on the undirected
+// simple view: |N(s) & N(v)| / |N(s) | N(v)|, 0 when the union is empty.
+std::vector<double> reference_jaccard(const UndirectedGraph& graph, VertexId source);
 
 }  // namespace irgl::check

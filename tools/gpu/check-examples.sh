@@ -2,8 +2,8 @@
 # Checks every example program, built with every schedule given, on every
 # graph: the sequential CPU build of each program computes a reference answer
 # that the independent checker (irgl-check) verifies; every GPU build's answer
-# must then equal it (integer results) or pass the checker and agree with it
-# within tolerance (pagerank, spmv). Prints one line per GPU run and a
+# must then equal it (integer results, jaccard) or pass the checker and agree
+# with it within tolerance (pagerank, spmv, bc). Prints one line per GPU run and a
 # summary; exits non-zero when any check fails.
 #
 #   tools/gpu/check-examples.sh BIN_DIR DATASETS_DIR [SUFFIX...]
@@ -11,7 +11,7 @@
 # BIN_DIR holds <app>-cpu, <app>-<SUFFIX> and irgl-check; SUFFIX defaults to
 # "cuda" (e.g. cuda-twc cuda-alb). A SUFFIX may add program options after
 # '@' signs: cuda-alb@outline=graph runs <app>-cuda-alb --outline graph.
-# Environment: APPS (default: all ten examples), GRAPHS (an extended regular
+# Environment: APPS (default: all thirteen examples), GRAPHS (an extended regular
 # expression: only the real graphs whose path matches; default all),
 # EXTRA_GRAPHS (generator specs with a ':' kind suffix, e.g. "rmat:scale=20:"),
 # JOBS (parallel runs, default 8), WORK_DIR, RUNS (timed runs, default 1),
@@ -38,7 +38,7 @@ graphs=(
     grep -E "${GRAPHS:-.}")
   ${EXTRA_GRAPHS:-}
 )
-apps=(${APPS:-bfs sssp cc pr kcore tc spmv mis coloring scc})
+apps=(${APPS:-bfs sssp cc pr kcore tc tc_per_vertex spmv mis coloring scc bc jaccard})
 
 # The options an example needs (the checker gets the same), from
 # tools/gpu/app-options.txt, with vertex 1 as the source.
@@ -69,12 +69,26 @@ reference() {
   fi
 }
 
-# Compares two result files: exactly for integer results; for pagerank each
-# value within 1e-4; for spmv the largest difference within 1e-5 of the
-# largest |y| (the GPU contracts a*x+y into FMAs, the CPU build may not).
+# Compares two result files: exactly for integer results and jaccard; for
+# pagerank each value within 1e-4; for spmv the largest difference within
+# 1e-5 of the largest |y| (the GPU contracts a*x+y into FMAs, the CPU build
+# may not); for bc each value within 1e-9 of max(1, |value|) (dependencies
+# summed in another order).
 same_answer() {
   local app=$1 a=$2 b=$3
   case $app in
+    bc)
+      python3 - "$a" "$b" <<'PY'
+import sys
+def values(path):
+    return [float(line) for line in open(path) if not line.startswith("#")]
+a, b = values(sys.argv[1]), values(sys.argv[2])
+if len(a) != len(b):
+    sys.exit("different lengths")
+worst = max((abs(x - y) / max(1.0, abs(y)) for x, y in zip(a, b)), default=0.0)
+sys.exit(0 if worst <= 1e-9 else "largest relative difference %g" % worst)
+PY
+      ;;
     pr|spmv)
       python3 - "$a" "$b" "$app" <<'PY'
 import sys
@@ -112,7 +126,7 @@ gpu_run() {
   ms=$(sed -n 's/^time: median \([0-9.]*\) ms.*/\1/p' "$out.log")
   verdict=PASS
   case $app in
-    pr|spmv)
+    pr|spmv|bc)
       "$bin/irgl-check" --algorithm "$app" $opts "$path" "$out" > "$out.check" 2>&1 ||
         verdict="WRONG (checker: $(tail -1 "$out.check"))"
       ;;

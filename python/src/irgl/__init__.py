@@ -24,8 +24,9 @@ from .compile import CompileError, Program, compile  # noqa: A004 (the package's
 
 __all__ = [
     "Graph", "UNREACHED", "load", "from_edges", "from_csr", "from_scipy", "from_networkx",
-    "bfs", "sssp", "connected_components", "pagerank", "kcore", "triangles",
-    "strongly_connected_components", "maximal_independent_set", "coloring", "compile", "CompileError", "Program",
+    "bfs", "sssp", "connected_components", "pagerank", "kcore", "triangles", "triangles_per_vertex",
+    "strongly_connected_components", "maximal_independent_set", "coloring",
+    "betweenness_centrality", "jaccard", "compile", "CompileError", "Program",
     "gpus", "default_device",
 ]
 
@@ -315,3 +316,64 @@ def triangles(graph, *, device=None):
     """The number of triangles. The graph must be simple, with sorted
     lists (simple=True; lang-examples/tc.irgl)."""
     return int(_run("tc", graph, device))
+
+
+@_in_python_terms
+def triangles_per_vertex(graph, *, device=None, result="numpy"):
+    """The number of triangles each vertex belongs to: numpy uint64. The
+    graph must be simple, with sorted lists (simple=True;
+    lang-examples/tc_per_vertex.irgl)."""
+    return _run("tc_per_vertex", graph, device, result=result)
+
+
+def _source_runs(graph, sources):
+    """Distinct vertex ids as (first, count) runs of consecutive ids."""
+    ids = np.sort(_vertex_ids(sources, "sources").astype(np.int64))
+    if ids.size and ids[-1] >= graph.num_vertices:
+        raise ValueError("sources: vertex %d is not a vertex of the %d-vertex graph"
+                         % (ids[-1], graph.num_vertices))
+    repeated = ids[1:][ids[1:] == ids[:-1]]
+    if repeated.size:
+        raise ValueError("sources: vertex %d appears more than once" % repeated[0])
+    breaks = np.flatnonzero(np.diff(ids) != 1) + 1
+    return [(int(run[0]), run.size) for run in np.split(ids, breaks) if run.size]
+
+
+@_in_python_terms
+def betweenness_centrality(graph, sources=None, *, endpoints=False, device=None,
+                           result="numpy"):
+    """Betweenness centrality (Brandes) along out-edges, unweighted: for
+    each vertex v, the sum over sources s and targets t (v differing from
+    both) of the share of shortest s-t paths through v: numpy float64,
+    unnormalized, every ordered pair counted (on a symmetric graph each
+    unordered pair twice: networkx halves it). sources: None for every
+    vertex, else the vertex ids to start from (each at most once;
+    consecutive ids run in one call of the program). endpoints: a path
+    counts at its ends too (1 at each vertex a source reaches, their
+    number at the source). The graph must have no repeated edge
+    (drop_duplicates=True; lang-examples/bc.irgl). result="gpu" needs
+    every vertex or one run of consecutive ids."""
+    if graph.num_vertices == 0:  # no source to run from
+        if result == "gpu":
+            raise ValueError("betweenness_centrality: result=\"gpu\" of a graph without vertices")
+        return np.zeros(0)
+    runs = [(0, 0)] if sources is None else _source_runs(graph, sources)
+    if result == "gpu" and len(runs) != 1:
+        raise ValueError("betweenness_centrality: result=\"gpu\" takes every vertex or one run "
+                         "of consecutive sources, not %d runs" % len(runs))
+    total = np.zeros(graph.num_vertices)
+    for first, count in runs:
+        part = _run("bc", graph, device, first, count, bool(endpoints), result=result)
+        if result == "gpu":
+            return part
+        total += part
+    return total
+
+
+@_in_python_terms
+def jaccard(graph, source, *, device=None, result="numpy"):
+    """The Jaccard similarity of source with every vertex,
+    |N(source) & N(v)| / |N(source) | N(v)| (0 where both have no
+    neighbour): numpy float64. The graph must be simple (simple=True;
+    lang-examples/jaccard.irgl)."""
+    return _run("jaccard", graph, device, _source(graph, source), result=result)

@@ -14,20 +14,23 @@
 #include <utility>
 #include <vector>
 
+#include "bc.h"
 #include "bfs.h"
 #include "cc.h"
+#include "coloring.h"
 #include "irgl/graph/edge_list.h"
 #include "irgl/graph/load.h"
 #include "irgl/options/graph_options.h"
 #include "irgl/support/error.h"
+#include "jaccard.h"
 #include "kcore.h"
 #include "mis.h"
 #include "numpy_results.h"
-#include "coloring.h"
 #include "pr.h"
 #include "scc.h"
 #include "sssp.h"
 #include "tc.h"
+#include "tc_per_vertex.h"
 
 namespace nb = nanobind;
 using irgl::python::to_numpy;
@@ -133,7 +136,8 @@ void check_graph(const Graph& graph, const std::string& program) {
       {"cc", irglc_cc::check_graph},     {"pr", irglc_pr::check_graph},
       {"kcore", irglc_kcore::check_graph}, {"scc", irglc_scc::check_graph},
       {"mis", irglc_mis::check_graph},   {"coloring", irglc_coloring::check_graph},
-      {"tc", irglc_tc::check_graph}};
+      {"tc", irglc_tc::check_graph},     {"tc_per_vertex", irglc_tc_per_vertex::check_graph},
+      {"bc", irglc_bc::check_graph},     {"jaccard", irglc_jaccard::check_graph}};
   for (const auto& [name, check] : checks)
     if (program == name) return without_gil([&] { check(*graph); });
   throw std::invalid_argument("check_graph: no program '" + program + "'");
@@ -194,4 +198,14 @@ NB_MODULE(_core, m) {
     return to_numpy(without_gil([&] { return irglc_coloring::run(*g); }).color);
   });
   m.def("tc", [](const Graph& g) { return without_gil([&] { return irglc_tc::run(*g); }).triangles; });
+  m.def("tc_per_vertex", [](const Graph& g) {
+    return to_numpy(without_gil([&] { return irglc_tc_per_vertex::run(*g); }).triangles);
+  });
+  m.def("bc", [](const Graph& g, uint32_t source, uint32_t sources, bool endpoints) {
+    return to_numpy(
+        without_gil([&] { return irglc_bc::run(*g, source, sources, endpoints); }).centrality);
+  });
+  m.def("jaccard", [](const Graph& g, uint32_t source) {
+    return to_numpy(without_gil([&] { return irglc_jaccard::run(*g, source); }).similarity);
+  });
 }

@@ -14,12 +14,14 @@
 #include <string>
 #include <utility>
 
+#include "bc.h"
 #include "bfs.h"
 #include "cc.h"
 #include "coloring.h"
 #include "irgl/gpu/check.h"
 #include "irgl/gpu/device_graph.h"
 #include "irgl/gpu/device_info.h"
+#include "jaccard.h"
 #include "kcore.h"
 #include "mis.h"
 #include "numpy_results.h"
@@ -27,6 +29,7 @@
 #include "scc.h"
 #include "sssp.h"
 #include "tc.h"
+#include "tc_per_vertex.h"
 
 namespace nb = nanobind;
 using irgl::python::to_numpy;
@@ -169,6 +172,24 @@ NB_MODULE(_cuda, m) {
     return vertex_output(g, on_device,
         [](const auto& d) { return irglc_coloring::run(d).color; },
         [](const auto& d) { return irglc_coloring::run_on_device(d).color; });
+  });
+  m.def("tc_per_vertex", [](const Uploaded& g, bool on_device) {
+    return vertex_output(g, on_device,
+        [](const auto& d) { return irglc_tc_per_vertex::run(d).triangles; },
+        [](const auto& d) { return irglc_tc_per_vertex::run_on_device(d).triangles; });
+  });
+  m.def("bc", [](const Uploaded& g, uint32_t source, uint32_t sources, bool endpoints,
+                 bool on_device) {
+    return vertex_output(g, on_device,
+        [&](const auto& d) { return irglc_bc::run(d, source, sources, endpoints).centrality; },
+        [&](const auto& d) {
+          return irglc_bc::run_on_device(d, source, sources, endpoints).centrality;
+        });
+  });
+  m.def("jaccard", [](const Uploaded& g, uint32_t source, bool on_device) {
+    return vertex_output(g, on_device,
+        [&](const auto& d) { return irglc_jaccard::run(d, source).similarity; },
+        [&](const auto& d) { return irglc_jaccard::run_on_device(d, source).similarity; });
   });
   m.def("tc", [](const Uploaded& g) {
     return on_gpu(g, [](const auto& graph) { return irglc_tc::run(graph); }).triangles;

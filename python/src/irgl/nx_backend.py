@@ -34,6 +34,7 @@ class IrglNxGraph:
         self.unit_weights = True
         self.graph = self._build(weight)
         self._simple = None
+        self._adjacency = None
 
     def _build(self, weight):
         sources, targets, values = irgl._networkx_edges(self.nx, self.index, weight)
@@ -51,6 +52,19 @@ class IrglNxGraph:
         if self._simple is None:
             self._simple = irgl.from_csr(self.graph.indptr, self.graph.indices, simple=True)
         return self._simple
+
+    def adjacency(self):
+        """(indptr, indices) of each node's neighbours (successors) in
+        networkx's order, which its traversals follow (irgl's lists are
+        sorted)."""
+        if self._adjacency is None:
+            adj, index = self.nx._adj, self.index
+            counts = np.fromiter((len(adj[u]) for u in self.nodes), np.int64, len(self.nodes))
+            indptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+            indices = np.fromiter((index[v] for u in self.nodes for v in adj[u]), np.int64,
+                                  int(indptr[-1]))
+            self._adjacency = (indptr, indices)
+        return self._adjacency
 
     def source(self, node):
         import networkx as nx
@@ -94,6 +108,32 @@ def _sinks_first(graph, labels):
     return order
 
 
+def _bfs_layers(G, levels, first, depth_limit=None):
+    """Yields networkx's breadth-first order, layer by layer, as (parents,
+    children) arrays, given the levels irgl computed from the first
+    layer's vertices: a layer's children are its vertices' neighbours
+    (in networkx's order) one level further, each at its first
+    occurrence, which is the vertex networkx's queue discovers it from."""
+    indptr, indices = G.adjacency()
+    layer = np.asarray(first, dtype=np.int64)
+    depth = 0
+    while layer.size and (depth_limit is None or depth < depth_limit):
+        starts = indptr[layer]
+        counts = indptr[layer + 1] - starts
+        ends = np.cumsum(counts)
+        positions = np.arange(ends[-1]) + np.repeat(starts - (ends - counts), counts)
+        children = indices[positions]
+        parents = np.repeat(layer, counts)
+        new = levels[children] == depth + 1
+        children, parents = children[new], parents[new]
+        _, first_seen = np.unique(children, return_index=True)
+        first_seen.sort()
+        layer = children[first_seen]
+        if layer.size:
+            yield parents[first_seen], layer
+        depth += 1
+
+
 def _unsupported(why):
     raise NotImplementedError("irgl: " + why)
 
@@ -124,6 +164,33 @@ class BackendInterface:
         levels = irgl.bfs(G.graph, G.source(source))
         return {G.nodes[v]: int(levels[v]) for v in np.flatnonzero(levels != irgl.UNREACHED)
                 if cutoff is None or levels[v] <= cutoff}
+
+    @staticmethod
+    def bfs_edges(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
+        import networkx as nx
+        if sort_neighbors is not None:
+            _unsupported("bfs_edges with sort_neighbors")
+        if reverse and G.nx.is_directed():
+            _unsupported("bfs_edges along in-edges (reverse)")
+        if source not in G.index:  # raised where networkx raises it: when iterated
+            return _raising(nx.NetworkXError("The node %s is not in the graph." % (source,)))
+        levels = irgl.bfs(G.graph, G.index[source])
+        return ((G.nodes[p], G.nodes[c])
+                for parents, children in _bfs_layers(G, levels, [G.index[source]], depth_limit)
+                for p, c in zip(parents.tolist(), children.tolist()))
+
+    @staticmethod
+    def bfs_layers(G, sources):
+        import networkx as nx
+        if sources in G.nx:
+            sources = [sources]
+        first = list(set(sources))  # networkx's first layer, in its order
+        missing = [s for s in first if s not in G.index]
+        if missing:
+            return _raising(nx.NetworkXError("The node %s is not in the graph." % (missing[0],)))
+        first = [G.index[s] for s in first]
+        levels = np.minimum.reduce([irgl.bfs(G.graph, s) for s in first]) if first else None
+        return _layers_of(G, levels, first)
 
     @staticmethod
     def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
@@ -163,6 +230,55 @@ class BackendInterface:
             _unsupported("a seeded maximal independent set (networkx's random choices)")
         inside = irgl.maximal_independent_set(G.simple())
         return [G.nodes[v] for v in np.flatnonzero(inside)]
+
+    @staticmethod
+    def triangles(G, nodes=None):
+        if G.nx.is_directed():
+            _unsupported("triangles of a directed graph")
+        counts = irgl.triangles_per_vertex(G.simple()).tolist() if G.nodes else []
+        if nodes is not None:
+            if nodes in G.nx:
+                return counts[G.index[nodes]]
+            return {v: counts[G.index[v]] for v in G.nx.nbunch_iter(nodes)}
+        return dict(zip(G.nodes, counts))
+
+    @staticmethod
+    def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=False,
+                               seed=None):
+        try:
+            from networkx.algorithms.centrality.betweenness import _rescale
+        except ImportError:
+            _unsupported("this networkx's rescaling (networkx.algorithms.centrality."
+                         "betweenness._rescale) is not there")
+        if weight is not None and (G.weight != weight or not G.unit_weights):
+            _unsupported("weighted betweenness_centrality")
+        if G.nx.is_multigraph():
+            _unsupported("betweenness_centrality of a multigraph")
+        if k == len(G.nodes):
+            k = None
+        # networkx turns seed into a generator before it calls: the same sample.
+        sampled = None if k is None else seed.sample(list(G.nx.nodes()), k)
+        sums = irgl.betweenness_centrality(
+            G.graph, None if sampled is None else [G.index[v] for v in sampled],
+            endpoints=endpoints)
+        return _rescale(dict(zip(G.nodes, sums.tolist())), len(G.nodes), normalized=normalized,
+                        directed=G.nx.is_directed(), endpoints=endpoints, sampled_nodes=sampled)
+
+    @staticmethod
+    def jaccard_coefficient(G, ebunch=None):
+        import networkx as nx
+        if nx.number_of_selfloops(G.nx) > 0:
+            _unsupported("jaccard_coefficient with self-loops (networkx counts such a node "
+                         "among its own neighbours)")
+        if ebunch is None:
+            pairs = nx.non_edges(G.nx)
+        else:
+            pairs = list(ebunch)
+            for u, v in pairs:
+                for node in (u, v):
+                    if node not in G.index:
+                        raise nx.NodeNotFound("Node %s not in G." % (node,))
+        return _similarities(G, pairs)
 
     @staticmethod
     def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstart=None,
@@ -206,6 +322,31 @@ class BackendInterface:
         return dict(zip(G.nodes, core.tolist()))
 
 
+def _raising(error):
+    """A generator that raises error when first iterated (where networkx's
+    generators raise it)."""
+    raise error
+    yield  # noqa: unreachable (makes this a generator)
+
+
+def _layers_of(G, levels, first):
+    if first:
+        yield [G.nodes[v] for v in first]
+        for _, layer in _bfs_layers(G, levels, first):
+            yield [G.nodes[v] for v in layer.tolist()]
+
+
+def _similarities(G, pairs):
+    """(u, v, Jaccard similarity) for each pair, one program run per
+    distinct u in a row (networkx's non_edges lists a node's pairs
+    together)."""
+    row_of, row = None, None
+    for u, v in pairs:
+        if u != row_of:
+            row_of, row = u, irgl.jaccard(G.simple(), G.index[u])
+        yield u, v, float(row[G.index[v]])
+
+
 def _pagerank_change(graph, ranks):
     """The L1 change one more power iteration would make: whether the
     program stopped converged or at its iteration cap."""
@@ -230,6 +371,12 @@ _FUNCTIONS = {
     "maximal_independent_set": "mis (lang-examples/mis.irgl), without nodes",
     "pagerank": "pr (lang-examples/pr.irgl): alpha 0.85, unweighted",
     "core_number": "kcore (lang-examples/kcore.irgl), once per k",
+    "bfs_edges": "bfs (lang-examples/bfs.irgl), networkx's edge order rebuilt from the levels",
+    "bfs_layers": "bfs (lang-examples/bfs.irgl), once per source",
+    "triangles": "tc_per_vertex (lang-examples/tc_per_vertex.irgl)",
+    "betweenness_centrality": "bc (lang-examples/bc.irgl), unweighted",
+    "jaccard_coefficient": "jaccard (lang-examples/jaccard.irgl), once per first node of "
+                           "a run of pairs",
 }
 
 

@@ -18,6 +18,10 @@ tests=(
   algorithms/tests/test_mis.py
   algorithms/link_analysis/tests/test_pagerank.py
   algorithms/tests/test_core.py
+  algorithms/traversal/tests/test_bfs.py
+  algorithms/tests/test_cluster.py
+  algorithms/centrality/tests/test_betweenness_centrality.py
+  algorithms/tests/test_link_prediction.py
 )
 cd "$here"
 PYTHONPATH="$here${PYTHONPATH:+:$PYTHONPATH}" exec "$python" -m pytest -q -p no:cacheprovider \

@@ -12,10 +12,13 @@ const std::vector<ResultFormat>& known_result_formats() {
       {"pr", Shape::per_vertex, Syntax::real, "PageRank"},
       {"kcore", Shape::per_vertex, Syntax::membership, "membership in the k-core"},
       {"tc", Shape::scalar, Syntax::count, "number of triangles"},
+      {"tc_per_vertex", Shape::per_vertex, Syntax::count, "triangles at the vertex"},
       {"scc", Shape::per_vertex, Syntax::label, "strongly connected component label"},
       {"mis", Shape::per_vertex, Syntax::membership, "membership in a maximal independent set"},
       {"coloring", Shape::per_vertex, Syntax::label, "colour", "colour"},
       {"spmv", Shape::per_vertex, Syntax::real, "entry of y = A x"},
+      {"bc", Shape::per_vertex, Syntax::real, "betweenness centrality"},
+      {"jaccard", Shape::per_vertex, Syntax::real, "Jaccard similarity with the source"},
       {"vector", Shape::per_vertex, Syntax::real, "vector entry"},
   };
   return formats;

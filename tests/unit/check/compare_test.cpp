@@ -156,6 +156,31 @@ TEST(CompareSpmv, ToleranceScalesWithTheRowMagnitude) {
             "2 of 2 values are off by more than allowed (largest error 5.5 at vertex 0)");
 }
 
+TEST(CompareRelative, ToleranceIsRelativeAboveOneAndAbsoluteBelow) {
+  // Tolerance 0.25: 8 may be off by 2, 0.5 and 0 by 0.25.
+  EXPECT_TRUE(compare_relative({8, 0.5, 0}, {10, 0.75, 0.25}, 0.25, kShowAll).passed);
+  const Verdict verdict = compare_relative({8, 0.5, 0}, {5, 0.8125, 0.25}, 0.25, kShowAll);
+  EXPECT_FALSE(verdict.passed);
+  EXPECT_EQ(verdict.shown, (std::vector<std::string>{
+                               "vertex 0: expected 8, got 5 (off by 3)",
+                               "vertex 1: expected 0.5, got 0.8125 (off by 0.3125)",
+                           }));
+  EXPECT_EQ(verdict.summary,
+            "2 of 3 values are off by more than 0.25 * max(1, |expected|) "
+            "(largest error 3 at vertex 0)");
+}
+
+TEST(CompareRelative, NegativeAndNanNeverPass) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const Verdict verdict = compare_relative({0, 1, 2}, {-0.125, nan, 2}, 0.5, kShowAll);
+  EXPECT_FALSE(verdict.passed);
+  EXPECT_EQ(verdict.shown, (std::vector<std::string>{
+                               "vertex 0: expected 0, got -0.125 (negative, off by 0.125)",
+                               "vertex 1: expected 1, got nan (off by nan)",
+                           }));
+  EXPECT_TRUE(compare_relative({0}, {-0.0}, 0.5, kShowAll).passed);
+}
+
 TEST(FormatError, FourSignificantDigits) {
   EXPECT_EQ(format_error(1e-4), "0.0001");
   EXPECT_EQ(format_error(1.8891346820204546e-12), "1.889e-12");

@@ -235,5 +235,46 @@ TEST(ReferenceSpmv, XMustMatchTheVertexCount) {
   EXPECT_THROW(reference_spmv(make_graph(3, {}), {1.0, 2.0}), std::invalid_argument);
 }
 
+TEST(ReferenceBetweenness, SourceCountIsEveryVertexForZeroOrTooMany) {
+  EXPECT_EQ(betweenness_source_count(5, 0), 5u);
+  EXPECT_EQ(betweenness_source_count(5, 2), 2u);
+  EXPECT_EQ(betweenness_source_count(5, 5), 5u);
+  EXPECT_EQ(betweenness_source_count(5, 9), 5u);
+}
+
+TEST(ReferenceBetweenness, SplitsOverShortestPathsAndIgnoresRepeatsAndLoops) {
+  // 0 -> {1, 2} -> 3 -> 4, 0 -> 1 twice, 3 -> 3. From 0: two shortest paths
+  // to 3 and to 4 (1/2 + 1/2 to 1 and to 2 each, 1 to 3); from 1 and from
+  // 2: 3 is on the way to 4.
+  const CsrGraph graph =
+      make_graph(5, {{0, 1}, {0, 1}, {0, 2}, {1, 3}, {2, 3}, {3, 3}, {3, 4}});
+  EXPECT_EQ(reference_betweenness(graph, 0, 0), (std::vector<double>{0, 1, 1, 3, 0}));
+  // Sources 4 and 0 (wrapping): only 0's paths count.
+  EXPECT_EQ(reference_betweenness(graph, 4, 2), (std::vector<double>{0, 1, 1, 1, 0}));
+  EXPECT_EQ(reference_betweenness(graph, 1, 1), (std::vector<double>{0, 0, 0, 1, 0}));
+}
+
+TEST(ReferenceBetweenness, SymmetricPathCountsBothDirections) {
+  // 0 - 1 - 2 - 3: vertex 1 is on 0-2, 0-3 and back, vertex 2 on 1-3, 0-3
+  // and back.
+  const CsrGraph path = make_graph(4, {{0, 1}, {1, 0}, {1, 2}, {2, 1}, {2, 3}, {3, 2}});
+  EXPECT_EQ(reference_betweenness(path, 0, 0), (std::vector<double>{0, 4, 4, 0}));
+  EXPECT_THROW(reference_betweenness(path, 4, 0), std::invalid_argument);
+}
+
+TEST(ReferenceJaccard, SharedOverAllNeighboursOfTheUndirectedView) {
+  // Undirected: 0 - 1, 0 - 2, 1 - 2, 2 - 3 (given once, reversed, repeated
+  // or with a loop); vertex 4 has no neighbour. From 0, N(0) = {1, 2}:
+  // N(1) = {0, 2} shares 2 of {0, 1, 2}, N(2) = {0, 1, 3} shares 1 of 4,
+  // N(3) = {2} 1 of 2.
+  const UndirectedGraph graph(
+      make_graph(5, {{0, 1}, {2, 0}, {1, 2}, {1, 2}, {2, 3}, {3, 3}}));
+  EXPECT_EQ(reference_jaccard(graph, 0), (std::vector<double>{1, 1.0 / 3, 0.25, 0.5, 0}));
+  // A source without neighbours shares none with any vertex (and its own
+  // union is empty): 0 everywhere.
+  EXPECT_EQ(reference_jaccard(graph, 4), (std::vector<double>(5, 0)));
+  EXPECT_THROW(reference_jaccard(graph, 5), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace irgl::check

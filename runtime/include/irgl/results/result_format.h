@@ -53,8 +53,8 @@ struct ResultFormat {
 };
 
 // The algorithms whose result files are defined: bfs, sssp, cc, pr, kcore,
-// tc, spmv, mis, coloring, and "vector" (a plain per-vertex vector of
-// reals, e.g. an spmv input x).
+// tc, scc, mis, coloring, spmv, bc, jaccard, and "vector" (a plain
+// per-vertex vector of reals, e.g. an spmv input x).
 const std::vector<ResultFormat>& known_result_formats();
 
 // The format for `algorithm`, or nullptr when it is not a known algorithm.

@@ -3,9 +3,12 @@
 
 Compares two result files (docs/results.md) of the same program, e.g. the
 CPU reference and the GPU version: the headers must agree, and the values
-must be equal for integer results (bfs, sssp, cc, kcore, tc). Real results
+must be equal for integer results (bfs, sssp, cc, kcore, tc) and jaccard's
+similarities (the same counts divided once on every target). Real results
 are compared with irgl-check's default bounds: pr by the L1 distance
-(<= 1e-4), spmv entry by entry relative to the largest entry
+(<= 1e-4), bc entry by entry relative to the entry (|a_i - b_i| <= 1e-9 *
+max(1, |a_i|): dependencies summed in another order), spmv entry by
+entry relative to the largest entry
 (|a_i - b_i| <= 1e-5 * max_j max(|a_j|, |b_j|) + 1e-6): a sum that cancels
 to about 0 may differ in its rounding error, which irgl-check bounds by the
 magnitude of the summed terms (not known here).
@@ -16,6 +19,7 @@ import sys
 PR_L1_BOUND = 1e-4
 SPMV_RELATIVE_BOUND = 1e-5
 SPMV_ABSOLUTE_BOUND = 1e-6
+BC_RELATIVE_BOUND = 1e-9
 
 
 def read_result(path):
@@ -52,6 +56,12 @@ def compare(algorithm, expected_path, got_path):
         if not l1 <= PR_L1_BOUND:
             fail("L1 distance %g > %g" % (l1, PR_L1_BOUND))
         return "compare_results: %d values within L1 distance %g" % (len(got), l1)
+    if algorithm == "bc":
+        for i, (a, b) in enumerate(zip(expected, got)):
+            x, y = float(a), float(b)
+            if not abs(x - y) <= BC_RELATIVE_BOUND * max(1.0, abs(x)):
+                fail("value %d: %s vs %s (relative bound %g)" % (i, a, b, BC_RELATIVE_BOUND))
+        return "compare_results: %d values agree" % len(got)
     if algorithm == "spmv":
         pairs = [(float(a), float(b)) for a, b in zip(expected, got)]
         largest = max([max(abs(x), abs(y)) for x, y in pairs if not math.isinf(x)] or [0])
