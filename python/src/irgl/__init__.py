@@ -220,7 +220,7 @@ def _source(graph, source):
 
 # The programs that read in-edges: their graph gets its transpose (and its
 # GPU copy carries it).
-_READS_IN_EDGES = {"pr", "scc"}
+_READS_IN_EDGES = {"pr", "scc", "bc"}
 
 
 def _run(program, graph, device, *args, result="numpy"):

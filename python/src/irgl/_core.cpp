@@ -202,8 +202,9 @@ NB_MODULE(_core, m) {
     return to_numpy(without_gil([&] { return irglc_tc_per_vertex::run(*g); }).triangles);
   });
   m.def("bc", [](const Graph& g, uint32_t source, uint32_t sources, bool endpoints) {
+    const irgl::CsrGraph& graph = with_transpose(g);  // under the GIL: it may change g
     return to_numpy(
-        without_gil([&] { return irglc_bc::run(*g, source, sources, endpoints); }).centrality);
+        without_gil([&] { return irglc_bc::run(graph, source, sources, endpoints); }).centrality);
   });
   m.def("jaccard", [](const Graph& g, uint32_t source) {
     return to_numpy(without_gil([&] { return irglc_jaccard::run(*g, source); }).similarity);
