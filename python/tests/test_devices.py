@@ -184,10 +184,21 @@ def test_calls_alternate_between_gpus():
     expected = {name: call("cpu") for name, call in (
         ("bfs", lambda d: irgl.bfs(g, 3, device=d)),
         ("sssp", lambda d: irgl.sssp(g, 3, device=d)))}
+    # Each launch site keeps a State, an outlined loop's memory, per GPU:
+    # pagerank's ALB inspection, bc's two pipe loops on a deep path (DAG
+    # reports) and on the power-law graph (levels walked back).
+    path = irgl.from_edges(np.arange(99), np.arange(1, 100), symmetrize=True)
+    ranks = irgl.pagerank(g, device="cpu")
+    centrality = {graph: irgl.betweenness_centrality(graph, range(8), device="cpu")
+                  for graph in (g, path)}
     for _ in range(3):
         for gpu in ("cuda:0", "cuda:1"):
             assert np.array_equal(irgl.bfs(g, 3, device=gpu), expected["bfs"])
             assert np.array_equal(irgl.sssp(g, 3, device=gpu), expected["sssp"])
+            assert np.abs(irgl.pagerank(g, device=gpu) - ranks).sum() < 1e-4
+            for graph, values in centrality.items():
+                assert np.allclose(irgl.betweenness_centrality(graph, range(8), device=gpu),
+                                   values, rtol=1e-9)
     assert set(g._gpu_copies) == {0, 1}
     on_gpu = irgl.bfs(g, 3, device="cuda:1", result="gpu")
     assert on_gpu.__dlpack_device__() == (2, 1)

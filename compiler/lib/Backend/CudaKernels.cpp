@@ -395,11 +395,13 @@ void write_launcher(CodeWriter& out, const Kernel& kernel, const BackendOptions&
                                    : "all vertices") +
               ", schedule " + kernel_schedule_name(kernel) + ".");
   out.open("void " + kernel.name + "(" + launcher_params(kernel) + out.run().parameter() + ") {");
-  // irgl_state: a kernel parameter cannot have that name.
-  out.line("static schedule::State<" + body_name(kernel) +
-           (options.instrument_load ? ", schedule::LoadCounters" : "") + "> irgl_state;");
+  // irgl_state: a kernel parameter cannot have that name. One per GPU: a
+  // library's calls may switch devices.
+  out.line("static schedule::PerDevice<schedule::State<" + body_name(kernel) +
+           (options.instrument_load ? ", schedule::LoadCounters" : "") + ">> irgl_state;");
   out.line(policy(kernel, options.block_threads) + "::run(make_" + kernel.name + "(" + args + "), " +
-           frontier + ", irgl_state, " + kernel.name + "_options(" + out.run().name + "));");
+           frontier + ", irgl_state.current(), " + kernel.name + "_options(" + out.run().name +
+           "));");
   out.close();
 }
 
@@ -494,9 +496,9 @@ void write_task_launcher(CodeWriter& out, const Kernel& kernel, const BackendOpt
   out.comment(where(kernel.loc) + ": runs the tasks of " + loop.pool +
               ", and every task they push, until none is left (the run's --task-pool scheme).");
   out.open("void " + kernel.name + "(" + launcher_params(kernel) + out.run().parameter() + ") {");
-  out.comment("The pool's GPU memory, kept between runs.");
-  out.line("static TaskLauncher<" + loop.task_type + "> irgl_tasks;");
-  out.line("irgl_tasks.run<" + std::to_string(options.block_threads) +
+  out.comment("The pool's GPU memory, kept between runs (per GPU).");
+  out.line("static schedule::PerDevice<TaskLauncher<" + loop.task_type + ">> irgl_tasks;");
+  out.line("irgl_tasks.current().run<" + std::to_string(options.block_threads) +
            (loop.block_task() ? ", TaskWidth::block" : "") + ">(\"" + kernel.name +
            "\", " + loop.pool + ", make_" + kernel.name + "(" +
            comma_separated(body_arguments(kernel)) + "), " + out.run().name +

@@ -131,9 +131,15 @@ void write_outlined_loop(CodeWriter& out, const Module& module, const HostStmt& 
   const std::string& run = out.run().name;
   out.open("if (" + run + ".outline != schedule::OutlineMode::off) {");
   out.comment("The rounds in one kernel launch (" + rounds_type + "); the pipe is empty after.");
-  out.line("static schedule::OutlinedLoop<" + threads + ", " + rounds_type + "> irgl_loop;");
+  out.comment("Kept between runs, per GPU.");
+  out.line("static schedule::PerDevice<schedule::OutlinedLoop<" + threads + ", " + rounds_type +
+           ">> irgl_loops;");
   for (const Step& step : steps)
-    out.line("static schedule::State<" + body_name(*step.kernel) + "> irgl_" + step.member + "_state;");
+    out.line("static schedule::PerDevice<schedule::State<" + body_name(*step.kernel) + ">> irgl_" +
+             step.member + "_states;");
+  out.line("auto& irgl_loop = irgl_loops.current();");
+  for (const Step& step : steps)
+    out.line("auto& irgl_" + step.member + "_state = irgl_" + step.member + "_states.current();");
   out.line("const schedule::OutlineShape irgl_shape = irgl_loop.shape(" + loop.name + ".storage());");
   out.line(rounds_type + " irgl_rounds;");
   for (const Step& step : steps) {

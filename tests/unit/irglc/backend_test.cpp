@@ -252,9 +252,9 @@ TEST(irglcCudaBackend, KernelBecomesABodyAndALauncher) {
             "// bfs.irgl:8: runs expand_body over the worklist in, schedule thread.\n"
             "void expand(const Graph& g, Worklist in, Worklist out, uint32_t limit, "
             "const irgl::lang::CudaRun& irgl_run) {\n"
-            "  static schedule::State<expand_body> irgl_state;\n"
+            "  static schedule::PerDevice<schedule::State<expand_body>> irgl_state;\n"
             "  schedule::ThreadMapped<128>::run(make_expand(g, in, out, limit), "
-            "in.items(), irgl_state, expand_options(irgl_run));\n"
+            "in.items(), irgl_state.current(), expand_options(irgl_run));\n"
             "}\n");
   EXPECT_NE(source.find("program.schedules = \"expand: thread\";"), std::string::npos);
   EXPECT_NE(source.find("constexpr uint64_t irgl_bytes_per_vertex = sizeof(uint32_t);"),
@@ -344,7 +344,7 @@ TEST(irglcCudaBackend, LoadInstrumentationCountsInEveryStateAndRecordsInMain) {
   BackendOptions options;
   options.instrument_load = true;
   const std::string source = generate_cuda(bfs_module(), options).source;
-  EXPECT_NE(source.find("  static schedule::State<expand_body, schedule::LoadCounters> irgl_state;\n"),
+  EXPECT_NE(source.find("  static schedule::PerDevice<schedule::State<expand_body, schedule::LoadCounters>> irgl_state;\n"),
             std::string::npos);
   EXPECT_NE(source.find("irgl::lang::CudaTarget irgl_target(irgl_driver, {irglc_bfs::irgl_bytes_per_vertex, true}, "
                         "/*records_load=*/true);"),

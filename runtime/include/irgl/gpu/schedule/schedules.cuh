@@ -3,8 +3,8 @@
 // host-side run() that launches its agents (agent.cuh), and a persistent
 // form, InGrid<Policy> (grid.cuh), that runs inside a cooperative kernel:
 //
-//   static schedule::State<MyBody> state;             // one per launch site
-//   schedule::Twc<256>::run(body, schedule::AllNodes{n}, state, options);
+//   static schedule::PerDevice<schedule::State<MyBody>> state;  // per launch site and GPU
+//   schedule::Twc<256>::run(body, schedule::AllNodes{n}, state.current(), options);
 //
 // | policy             | header             | vertices to threads                            |
 // |--------------------|--------------------|------------------------------------------------|
@@ -28,5 +28,6 @@
 #include "irgl/gpu/schedule/auto.cuh"
 #include "irgl/gpu/schedule/edge_balanced.cuh"
 #include "irgl/gpu/schedule/group_mapped.cuh"
+#include "irgl/gpu/schedule/per_device.h"
 #include "irgl/gpu/schedule/thread_mapped.cuh"
 #include "irgl/gpu/schedule/twc.cuh"
