@@ -108,6 +108,7 @@ def test_bad_input_raises_value_error(call, message):
     (lambda d: irgl.bfs(irgl.load(KARATE), -1, device=d), "source -1 is not a vertex"),
     (lambda d: irgl.sssp(irgl.load(KARATE), 0, device=d), "int32 edge weights"),
     (lambda d: irgl.sssp(irgl.from_edges([0], [1], [-3]), 0, device=d), "non-negative edge weights"),
+    (lambda d: irgl.sssp(irgl.from_edges([0], [1], [-0.5]), 0, device=d), "non-negative edge weights"),
     (lambda d: irgl.connected_components(irgl.from_edges([0], [1]), device=d), "symmetric"),
     (lambda d: irgl.kcore(irgl.from_edges([0, 0, 1], [1, 1, 0]), device=d),
      "without repeated edges .* drop_duplicates=True"),
@@ -154,6 +155,17 @@ def test_sssp(device):
     expected = nx.single_source_dijkstra_path_length(G, 0)
     for v in G:
         assert dist[v] == expected.get(v, irgl.UNREACHED)
+
+
+def test_sssp_over_float_weights(device):
+    G = random_graph(directed=True)
+    rng = np.random.default_rng(5)
+    for u, v in G.edges():
+        G[u][v]["weight"] = float(np.float32(rng.uniform(0.01, 3)))
+    dist = irgl.sssp(irgl.from_networkx(G, weight="weight"), 0, device=device)
+    expected = nx.single_source_dijkstra_path_length(G, 0)
+    assert dist.dtype == np.float64
+    assert dist.tolist() == [expected.get(v, np.inf) for v in G]
 
 
 def test_connected_components(device):

@@ -44,14 +44,14 @@ def test_missing_source_is_networkx_error():
 
 def test_declined_calls_raise_without_fallback_and_fall_back_with_it():
     G = nx.path_graph(4)
-    nx.set_edge_attributes(G, 0.5, "weight")
+    nx.set_edge_attributes(G, 0.1, "weight")  # no float32 holds 0.1
     with pytest.raises(NotImplementedError, match="irgl") as declined:
         nx.single_source_dijkstra_path_length(G, 0, backend="irgl")
-    assert "nonnegative int32" in str(declined.value.__cause__ or declined.value.__context__)
+    assert "int32 or float32" in str(declined.value.__cause__ or declined.value.__context__)
     with pytest.raises(NotImplementedError, match="irgl"):
         nx.pagerank(G, alpha=0.9, backend="irgl")
     with nx.config(backend_priority=["irgl"], fallback_to_nx=True):
-        assert nx.single_source_dijkstra_path_length(G, 0) == {0: 0, 1: 0.5, 2: 1.0, 3: 1.5}
+        assert nx.single_source_dijkstra_path_length(G, 0) == {0: 0, 1: 0.1, 2: 0.2, 3: 0.1 + 0.1 + 0.1}
 
 
 def test_pagerank_that_did_not_converge_raises_as_networkx_does():
@@ -116,3 +116,14 @@ def test_triangles_betweenness_and_jaccard_equal_networkx():
         list(nx.jaccard_coefficient(G, pairs))
     with pytest.raises(nx.NodeNotFound):
         nx.jaccard_coefficient(G, [(0, 1000)], backend="irgl")
+
+
+def test_dijkstra_over_float32_weights_equals_networkx():
+    G = shuffled_graph(200, 0.04, 8, directed=True)
+    for u, v in G.edges():
+        G[u][v]["weight"] = ((u * 31 + v * 7) % 64) / 16  # multiples of 1/16: float32 holds them
+    G[3][next(iter(G[3]))]["weight"] = 2.0 ** -60  # sums that round in double
+    for source in (0, 3, 50):
+        got = nx.single_source_dijkstra_path_length(G, source, backend="irgl")
+        assert got == nx.single_source_dijkstra_path_length(G, source)
+        assert all(isinstance(d, float) for d in got.values())

@@ -92,7 +92,8 @@ RealComparison compare_reals(const std::vector<double>& expected, const std::vec
   require_same_size(expected.size(), got.size());
   RealComparison result{MismatchRecorder(max_shown), {}, 0};
   for (uint64_t i = 0; i < got.size(); ++i) {
-    const double error = std::fabs(got[i] - expected[i]);
+    // Equal values (infinities too: an unreached distance) are off by 0.
+    const double error = got[i] == expected[i] ? 0.0 : std::fabs(got[i] - expected[i]);
     const double allowed_here = allowed(i);
     result.l1 += error;
     result.largest.consider(i, error);
@@ -311,7 +312,10 @@ Verdict compare_relative(const std::vector<double>& expected, const std::vector<
   rule.nonnegative = true;
   RealComparison compared = compare_reals(
       expected, got, max_shown,
-      [&](uint64_t v) { return tolerance * std::max(1.0, std::fabs(expected[v])); }, rule);
+      [&](uint64_t v) {  // an infinite value (unreached) must be matched exactly
+        return std::isfinite(expected[v]) ? tolerance * std::max(1.0, std::fabs(expected[v])) : 0;
+      },
+      rule);
   return every_entry_verdict(
       compared, got.size(),
       "are off by more than " + format_error(tolerance) + " * max(1, |expected|)");

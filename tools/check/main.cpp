@@ -32,16 +32,18 @@ constexpr int kExitCannotCheck = 2;
 
 // The algorithms irgl-check verifies (the result format also knows "vector",
 // which is an input, not a result to check).
-constexpr std::string_view kAlgorithms[] = {"bfs",  "sssp", "cc",       "scc", "pr",
-                                             "kcore", "tc",  "tc_per_vertex", "spmv", "mis",
-                                             "coloring", "bc", "jaccard"};
+constexpr std::string_view kAlgorithms[] = {
+    "bfs", "sssp", "sssp_real", "cc",       "scc", "pr",     "kcore",
+    "tc",  "tc_per_vertex",     "spmv",     "mis", "coloring", "bc", "jaccard"};
 constexpr const char* kAlgorithmList =
-    "bfs, sssp, cc, scc, pr, kcore, tc, tc_per_vertex, spmv, mis, coloring, bc or jaccard";
+    "bfs, sssp, sssp_real, cc, scc, pr, kcore, tc, tc_per_vertex, spmv, mis, coloring, bc or "
+    "jaccard";
 
 constexpr double kDefaultPagerankTolerance = 1e-4;
 constexpr double kDefaultSpmvTolerance = 1e-5;
 constexpr double kDefaultBetweennessTolerance = 1e-9;
 constexpr double kDefaultJaccardTolerance = 1e-12;
+constexpr double kDefaultRealDistanceTolerance = 1e-12;
 
 constexpr const char* kUsage =
     "usage: irgl-check [graph options] --algorithm ALGO [options] GRAPH RESULT\n"
@@ -56,6 +58,10 @@ constexpr const char* kRules =
     "         (unreachable = inf)\n"
     "  sssp   distance from --source over out-edges with the graph's int32\n"
     "         weights (must be >= 0); every value equal (unreachable = inf)\n"
+    "  sssp_real  distance from --source over out-edges with the graph's float\n"
+    "         weights (must be >= 0) summed in double along each path; passes when\n"
+    "         every |result_v - ref_v| <= T * max(1, |ref_v|), T = --tolerance\n"
+    "         (default 1e-12), unreachable = inf on both sides\n"
     "  cc     component labels on the undirected view; labels must give the same\n"
     "         partition as the connected components (any label values)\n"
     "  pr     PR(v) = (1-d)/N + d*(sum over in-edges (u,v) of PR(u)/outdeg(u) + D/N),\n"
@@ -146,10 +152,12 @@ std::optional<uint64_t> option_or_field(const std::string& text, const char* opt
 
 // The algorithms that take a --source and a --tolerance.
 bool takes_source(const std::string& algorithm) {
-  return algorithm == "bfs" || algorithm == "sssp" || algorithm == "bc" || algorithm == "jaccard";
+  return algorithm == "bfs" || algorithm == "sssp" || algorithm == "sssp_real" ||
+         algorithm == "bc" || algorithm == "jaccard";
 }
 bool takes_tolerance(const std::string& algorithm) {
-  return algorithm == "pr" || algorithm == "spmv" || algorithm == "bc" || algorithm == "jaccard";
+  return algorithm == "pr" || algorithm == "spmv" || algorithm == "sssp_real" ||
+         algorithm == "bc" || algorithm == "jaccard";
 }
 
 // Rejects options that the algorithm does not use, so a mistyped command
@@ -162,12 +170,13 @@ void reject_unused_options(const CheckOptions& options) {
     const char* name;
     const char* users;
   } rules[] = {
-      {!options.source.empty(), takes_source(algorithm), "--source", "bfs, sssp, bc and jaccard"},
+      {!options.source.empty(), takes_source(algorithm), "--source",
+       "bfs, sssp, sssp_real, bc and jaccard"},
       {!options.sources.empty(), algorithm == "bc", "--sources", "bc"},
       {!options.endpoints.empty(), algorithm == "bc", "--endpoints", "bc"},
       {!options.k.empty(), algorithm == "kcore", "--k", "kcore"},
       {!options.tolerance.empty(), takes_tolerance(algorithm), "--tolerance",
-       "pr, spmv, bc and jaccard"},
+       "pr, spmv, sssp_real, bc and jaccard"},
       {!options.damping.empty(), algorithm == "pr", "--damping", "pr"},
       {!options.x_file.empty(), algorithm == "spmv", "--x", "spmv"},
   };
@@ -195,6 +204,7 @@ double default_tolerance(const std::string& algorithm) {
   if (algorithm == "pr") return kDefaultPagerankTolerance;
   if (algorithm == "spmv") return kDefaultSpmvTolerance;
   if (algorithm == "bc") return kDefaultBetweennessTolerance;
+  if (algorithm == "sssp_real") return kDefaultRealDistanceTolerance;
   return kDefaultJaccardTolerance;
 }
 
@@ -215,7 +225,8 @@ CheckSettings settle(const CheckOptions& options, const ResultFile& result) {
       throw InputError::in("--endpoints", std::to_string(endpoints) + " is not 0 or 1");
     settings.endpoints = endpoints == 1;
   }
-  if (algorithm == "bfs" || algorithm == "sssp" || algorithm == "jaccard") {
+  if (algorithm == "bfs" || algorithm == "sssp" || algorithm == "sssp_real" ||
+      algorithm == "jaccard") {
     settings.source = option_or_field(options.source, "--source", result, "source");
     if (!settings.source)
       throw InputError::in("--source", algorithm +
@@ -314,6 +325,12 @@ Verdict check_result(const CheckSettings& settings, const ResultFile& result,
         reference_betweenness(graph, source, settings.sources, settings.endpoints),
                             result.real_values, settings.tolerance, settings.max_shown);
   }
+  if (algorithm == "sssp_real") {
+    const VertexId source = checked_source(settings, graph);
+    description += " from vertex " + std::to_string(source);
+    return compare_relative(reference_sssp_real(graph, source), result.real_values,
+                            settings.tolerance, settings.max_shown);
+  }
   if (algorithm == "jaccard") {
     const VertexId source = checked_source(settings, graph);
     description += " with vertex " + std::to_string(source);
@@ -333,7 +350,7 @@ bool parse_options(int argc, char** argv, CheckOptions& options) {
       ("algorithm,a", po::value(&options.algorithm),
        (std::string(kAlgorithmList) + " (required)").c_str())
       ("source", po::value(&options.source),
-       "bfs, sssp, jaccard: the source vertex; bc: the first source (default: the "
+       "bfs, sssp, sssp_real, jaccard: the source vertex; bc: the first source (default: the "
        "result's '# source'; bc: 0)")
       ("sources", po::value(&options.sources),
        "bc: how many sources, 0 for every vertex (default: the result's '# sources'; "
@@ -343,7 +360,7 @@ bool parse_options(int argc, char** argv, CheckOptions& options) {
       ("k", po::value(&options.k), "kcore: the k (default: the result's '# k')")
       ("tolerance", po::value(&options.tolerance),
        "pr: bound on the L1 error (default 1e-4); spmv: relative bound (default 1e-5); "
-       "bc, jaccard: relative bound (default 1e-9, 1e-12)")
+       "bc, jaccard, sssp_real: relative bound (default 1e-9, 1e-12, 1e-12)")
       ("damping", po::value(&options.damping), "pr: the damping factor d (default 0.85)")
       ("x", po::value(&options.x_file),
        "spmv: read x from this result file ('# algorithm vector', one value per vertex)")

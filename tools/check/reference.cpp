@@ -9,7 +9,9 @@
 #include <boost/graph/strong_components.hpp>
 #include <boost/property_map/function_property_map.hpp>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
+#include <type_traits>
 #include <string>
 #include <utility>
 
@@ -53,20 +55,27 @@ double parallel_sum(uint64_t n, Term&& term) {
 }
 
 // Throws InputError unless every edge has a non-negative int32 weight.
-void require_nonnegative_int_weights(const CsrGraph& graph) {
+// Throws InputError unless the graph has weights of type W (int32_t:
+// sssp, float: sssp_real), none negative (nor NaN).
+template <class W>
+void require_nonnegative_weights(const CsrGraph& graph, const char* algorithm) {
+  constexpr bool integers = std::is_same_v<W, int32_t>;
+  const std::string name(algorithm);
   if (graph.weight_type == WeightType::none)
     throw InputError::in(graph.name,
-                         "sssp needs edge weights and the graph has none "
-                         "(load it with --weights unit or --weights hash)");
-  if (graph.weight_type != WeightType::int32)
-    throw InputError::in(graph.name,
-                         std::string("sssp needs integer edge weights, the graph's are ") +
-                             to_string(graph.weight_type) + " (load it with --weight-type int)");
+                         name + " needs edge weights and the graph has none "
+                                "(load it with --weights unit or --weights hash)");
+  if (graph.weight_type != (integers ? WeightType::int32 : WeightType::float32))
+    throw InputError::in(graph.name, name + " needs " + (integers ? "integer" : "float") +
+                                         " edge weights, the graph's are " +
+                                         to_string(graph.weight_type) + " (load it with " +
+                                         (integers ? "--weight-type int" : "--weight-type float") +
+                                         ")");
   // Report the first negative edge in CSR order, whatever the thread count.
   std::vector<EdgeId> first_negative(parallel_chunk_count(0, graph.num_edges()), kNoEdge);
   parallel_chunks(0, graph.num_edges(), [&](uint64_t lo, uint64_t hi, unsigned worker) {
     for (uint64_t e = lo; e < hi; ++e)
-      if (graph.out_weight<int32_t>(e) < 0) {
+      if (!(graph.out_weight<W>(e) >= 0)) {
         first_negative[worker] = e;
         return;
       }
@@ -75,10 +84,10 @@ void require_nonnegative_int_weights(const CsrGraph& graph) {
     if (e == kNoEdge) continue;
     const auto row = std::upper_bound(graph.out_offsets.begin(), graph.out_offsets.end(), e);
     const uint64_t u = static_cast<uint64_t>(row - graph.out_offsets.begin()) - 1;
-    throw InputError::in(graph.name, "sssp needs non-negative edge weights; edge " +
+    throw InputError::in(graph.name, name + " needs non-negative edge weights; edge " +
                                          std::to_string(u) + " -> " +
                                          std::to_string(graph.out_targets[e]) + " weighs " +
-                                         std::to_string(graph.out_weight<int32_t>(e)));
+                                         std::to_string(graph.out_weight<W>(e)));
   }
 }
 
@@ -265,7 +274,7 @@ std::vector<uint64_t> reference_bfs(const CsrGraph& graph, VertexId source) {
 
 std::vector<uint64_t> reference_sssp(const CsrGraph& graph, VertexId source) {
   require_vertex(graph, source);
-  require_nonnegative_int_weights(graph);
+  require_nonnegative_weights<int32_t>(graph, "sssp");
   std::vector<uint64_t> distance(graph.num_vertices(), kUnreachable);
   const BglCsrView view{&graph};
   auto weight_of = [&graph](const BglCsrEdge& edge) {
@@ -276,6 +285,22 @@ std::vector<uint64_t> reference_sssp(const CsrGraph& graph, VertexId source) {
   boost::dijkstra_shortest_paths(
       view, source,
       boost::weight_map(weights).distance_map(distance.data()).distance_inf(kUnreachable));
+  return distance;
+}
+
+std::vector<double> reference_sssp_real(const CsrGraph& graph, VertexId source) {
+  require_vertex(graph, source);
+  require_nonnegative_weights<float>(graph, "sssp_real");
+  constexpr double kInfinity = std::numeric_limits<double>::infinity();
+  std::vector<double> distance(graph.num_vertices(), kInfinity);
+  const BglCsrView view{&graph};
+  auto weight_of = [&graph](const BglCsrEdge& edge) {
+    return static_cast<double>(graph.out_weight<float>(edge.id));
+  };
+  const auto weights = boost::make_function_property_map<BglCsrEdge, double>(weight_of);
+  boost::dijkstra_shortest_paths(
+      view, source,
+      boost::weight_map(weights).distance_map(distance.data()).distance_inf(kInfinity));
   return distance;
 }
 

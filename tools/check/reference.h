@@ -47,6 +47,11 @@ std::vector<uint64_t> reference_bfs(const CsrGraph& graph, VertexId source);
 // InputError naming the graph and the first offending edge.
 std::vector<uint64_t> reference_sssp(const CsrGraph& graph, VertexId source);
 
+// The same over float weights, summed in double precision along each path
+// from the source on (BGL dijkstra_shortest_paths); infinity where
+// unreachable. The graph must have float weights, none negative or NaN.
+std::vector<double> reference_sssp_real(const CsrGraph& graph, VertexId source);
+
 struct Components {
   std::vector<VertexId> component;  // per vertex, in 0..count-1
   uint64_t count = 0;

@@ -257,9 +257,13 @@ def bfs(graph, source=0, *, device=None, result="numpy"):
 
 @_in_python_terms
 def sssp(graph, source=0, *, device=None, result="numpy"):
-    """Shortest-path distances from source over nonnegative int32 weights:
-    numpy uint32, UNREACHED where unreached (lang-examples/sssp.irgl)."""
-    return _run("sssp", graph, device, _source(graph, source), result=result)
+    """Shortest-path distances from source over the graph's nonnegative
+    weights: with int32 weights numpy uint32, UNREACHED where unreached
+    (lang-examples/sssp.irgl); with float32 weights numpy float64 (each
+    path's weights summed in double from the source on), inf where
+    unreached (lang-examples/sssp_real.irgl)."""
+    program = "sssp_real" if graph.weight_type == "float32" else "sssp"
+    return _run(program, graph, device, _source(graph, source), result=result)
 
 
 @_in_python_terms

@@ -29,6 +29,7 @@
 #include "pr.h"
 #include "scc.h"
 #include "sssp.h"
+#include "sssp_real.h"
 #include "tc.h"
 #include "tc_per_vertex.h"
 
@@ -133,6 +134,7 @@ const irgl::CsrGraph& with_transpose(const Graph& graph) {
 void check_graph(const Graph& graph, const std::string& program) {
   static const std::pair<const char*, void (*)(const irgl::CsrGraph&)> checks[] = {
       {"bfs", irglc_bfs::check_graph},   {"sssp", irglc_sssp::check_graph},
+      {"sssp_real", irglc_sssp_real::check_graph},
       {"cc", irglc_cc::check_graph},     {"pr", irglc_pr::check_graph},
       {"kcore", irglc_kcore::check_graph}, {"scc", irglc_scc::check_graph},
       {"mis", irglc_mis::check_graph},   {"coloring", irglc_coloring::check_graph},
@@ -176,6 +178,9 @@ NB_MODULE(_core, m) {
   });
   m.def("sssp", [](const Graph& g, uint32_t source) {
     return to_numpy(without_gil([&] { return irglc_sssp::run(*g, source); }).dist);
+  });
+  m.def("sssp_real", [](const Graph& g, uint32_t source) {
+    return to_numpy(without_gil([&] { return irglc_sssp_real::run(*g, source); }).dist);
   });
   m.def("cc", [](const Graph& g) {
     return to_numpy(without_gil([&] { return irglc_cc::run(*g); }).component);

@@ -28,6 +28,7 @@
 #include "pr.h"
 #include "scc.h"
 #include "sssp.h"
+#include "sssp_real.h"
 #include "tc.h"
 #include "tc_per_vertex.h"
 
@@ -142,6 +143,11 @@ NB_MODULE(_cuda, m) {
     return vertex_output(g, on_device,
         [&](const auto& d) { return irglc_sssp::run(d, source).dist; },
         [&](const auto& d) { return irglc_sssp::run_on_device(d, source).dist; });
+  });
+  m.def("sssp_real", [](const Uploaded& g, uint32_t source, bool on_device) {
+    return vertex_output(g, on_device,
+        [&](const auto& d) { return irglc_sssp_real::run(d, source).dist; },
+        [&](const auto& d) { return irglc_sssp_real::run_on_device(d, source).dist; });
   });
   m.def("cc", [](const Uploaded& g, bool on_device) {
     return vertex_output(g, on_device,

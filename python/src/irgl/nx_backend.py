@@ -31,6 +31,7 @@ class IrglNxGraph:
         self.index = {node: i for i, node in enumerate(self.nodes)}
         self.weight = weight
         self.weights_ok = True  # every weight a nonnegative int32 (or none asked)
+        self.real_weights = False  # the weights are nonnegative float32 values instead
         self.unit_weights = True
         self.graph = self._build(weight)
         self._simple = None
@@ -45,6 +46,11 @@ class IrglNxGraph:
                                   and 0 <= v < 2 ** 31 for v in values)
             if self.weights_ok:
                 weights = values
+            else:
+                # Reals the GPU holds exactly (float32) sum as networkx's do.
+                self.real_weights = all(_exact_float32(v) for v in values)
+                if self.real_weights:
+                    weights = np.array(values, dtype=np.float32)
         return irgl.from_edges(sources, targets, weights, num_vertices=len(self.nodes))
 
     def simple(self):
@@ -134,6 +140,14 @@ def _bfs_layers(G, levels, first, depth_limit=None):
         depth += 1
 
 
+def _exact_float32(value):
+    """Whether value is a nonnegative finite number that float32 holds
+    exactly (not a bool)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        return False
+    return bool(np.isfinite(value)) and value >= 0 and float(np.float32(value)) == value
+
+
 def _unsupported(why):
     raise NotImplementedError("irgl: " + why)
 
@@ -196,9 +210,13 @@ class BackendInterface:
     def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
         if callable(weight):
             _unsupported("a weight function")
-        if G.weight != weight or not G.weights_ok:
-            _unsupported("weights other than nonnegative int32 values of %r" % (weight,))
+        if G.weight != weight or not (G.weights_ok or G.real_weights):
+            _unsupported("weights other than nonnegative int32 or float32 values of %r"
+                         % (weight,))
         dist = irgl.sssp(G.graph, G.source(source))
+        if G.real_weights:
+            return {G.nodes[v]: float(dist[v]) for v in np.flatnonzero(np.isfinite(dist))
+                    if cutoff is None or dist[v] <= cutoff}
         return {G.nodes[v]: int(dist[v]) for v in np.flatnonzero(dist != irgl.UNREACHED)
                 if cutoff is None or dist[v] <= cutoff}
 
@@ -363,7 +381,8 @@ def _pagerank_change(graph, ranks):
 
 _FUNCTIONS = {
     "single_source_shortest_path_length": "bfs (lang-examples/bfs.irgl)",
-    "single_source_dijkstra_path_length": "sssp over nonnegative int32 weights",
+    "single_source_dijkstra_path_length": "sssp over nonnegative int32 weights, sssp_real "
+                                          "over nonnegative float32 values",
     "connected_components": "cc (lang-examples/cc.irgl)",
     "number_connected_components": "cc (lang-examples/cc.irgl)",
     "strongly_connected_components": "scc (lang-examples/scc.irgl)",

@@ -12,6 +12,7 @@ const std::vector<ResultFormat>& known_result_formats() {
       {"pr", Shape::per_vertex, Syntax::real, "PageRank"},
       {"kcore", Shape::per_vertex, Syntax::membership, "membership in the k-core"},
       {"tc", Shape::scalar, Syntax::count, "number of triangles"},
+      {"sssp_real", Shape::per_vertex, Syntax::real, "distance over real weights from the source"},
       {"tc_per_vertex", Shape::per_vertex, Syntax::count, "triangles at the vertex"},
       {"scc", Shape::per_vertex, Syntax::label, "strongly connected component label"},
       {"mis", Shape::per_vertex, Syntax::membership, "membership in a maximal independent set"},
