@@ -129,6 +129,17 @@ const irgl::CsrGraph& with_transpose(const Graph& graph) {
   return *graph;
 }
 
+// Binds a program with one vertex output as name(graph, parameters...),
+// returning it as a numpy array; InEdges: the program reads in-edges.
+template <auto Run, auto Output, bool InEdges, class... Parameters>
+void def_vertex_program(nb::module_& m, const char* name) {
+  m.def(name, [](const Graph& g, Parameters... parameters) {
+    // The transpose under the GIL: building it changes g.
+    const irgl::CsrGraph& graph = InEdges ? with_transpose(g) : *g;
+    return to_numpy(without_gil([&] { return std::move(Run(graph, parameters...).*Output); }));
+  });
+}
+
 // Each program's check_graph: run()'s checks of the graph alone, which the
 // GPU path makes on the host graph (a GPU run cannot read the edges).
 void check_graph(const Graph& graph, const std::string& program) {
@@ -173,45 +184,23 @@ NB_MODULE(_core, m) {
   m.def("indices", [](const Graph& g) { return view(g, g->out_targets); });
   m.def("weight_words", [](const Graph& g) { return view(g, g->out_weights); });
 
-  m.def("bfs", [](const Graph& g, uint32_t source) {
-    return to_numpy(without_gil([&] { return irglc_bfs::run(*g, source); }).level);
-  });
-  m.def("sssp", [](const Graph& g, uint32_t source) {
-    return to_numpy(without_gil([&] { return irglc_sssp::run(*g, source); }).dist);
-  });
-  m.def("sssp_real", [](const Graph& g, uint32_t source) {
-    return to_numpy(without_gil([&] { return irglc_sssp_real::run(*g, source); }).dist);
-  });
-  m.def("cc", [](const Graph& g) {
-    return to_numpy(without_gil([&] { return irglc_cc::run(*g); }).component);
-  });
-  m.def("pr", [](const Graph& g, float tolerance, int max_iterations) {
-    const irgl::CsrGraph& graph = with_transpose(g);  // under the GIL: it may change g
-    return to_numpy(without_gil([&] { return irglc_pr::run(graph, tolerance, max_iterations); }).rank);
-  });
-  m.def("kcore", [](const Graph& g, uint32_t k) {
-    return to_numpy(without_gil([&] { return irglc_kcore::run(*g, k); }).in_core);
-  });
-  m.def("scc", [](const Graph& g) {
-    const irgl::CsrGraph& graph = with_transpose(g);  // under the GIL: it may change g
-    return to_numpy(without_gil([&] { return irglc_scc::run(graph); }).component);
-  });
-  m.def("mis", [](const Graph& g) {
-    return to_numpy(without_gil([&] { return irglc_mis::run(*g); }).in_set);
-  });
-  m.def("coloring", [](const Graph& g) {
-    return to_numpy(without_gil([&] { return irglc_coloring::run(*g); }).color);
-  });
+  // The programs with a vertex output: name(graph, parameters...); those
+  // that read in-edges get the graph's transpose (built once and kept).
+  def_vertex_program<irglc_bfs::run, &irglc_bfs::Result::level, false, uint32_t>(m, "bfs");
+  def_vertex_program<irglc_sssp::run, &irglc_sssp::Result::dist, false, uint32_t>(m, "sssp");
+  def_vertex_program<irglc_sssp_real::run, &irglc_sssp_real::Result::dist, false, uint32_t>(
+      m, "sssp_real");
+  def_vertex_program<irglc_cc::run, &irglc_cc::Result::component, false>(m, "cc");
+  def_vertex_program<irglc_pr::run, &irglc_pr::Result::rank, true, float, int>(m, "pr");
+  def_vertex_program<irglc_kcore::run, &irglc_kcore::Result::in_core, false, uint32_t>(m, "kcore");
+  def_vertex_program<irglc_scc::run, &irglc_scc::Result::component, true>(m, "scc");
+  def_vertex_program<irglc_mis::run, &irglc_mis::Result::in_set, false>(m, "mis");
+  def_vertex_program<irglc_coloring::run, &irglc_coloring::Result::color, false>(m, "coloring");
+  def_vertex_program<irglc_tc_per_vertex::run, &irglc_tc_per_vertex::Result::triangles, false>(
+      m, "tc_per_vertex");
+  def_vertex_program<irglc_bc::run, &irglc_bc::Result::centrality, true, uint32_t, uint32_t, bool>(
+      m, "bc");
+  def_vertex_program<irglc_jaccard::run, &irglc_jaccard::Result::similarity, false, uint32_t>(
+      m, "jaccard");
   m.def("tc", [](const Graph& g) { return without_gil([&] { return irglc_tc::run(*g); }).triangles; });
-  m.def("tc_per_vertex", [](const Graph& g) {
-    return to_numpy(without_gil([&] { return irglc_tc_per_vertex::run(*g); }).triangles);
-  });
-  m.def("bc", [](const Graph& g, uint32_t source, uint32_t sources, bool endpoints) {
-    const irgl::CsrGraph& graph = with_transpose(g);  // under the GIL: it may change g
-    return to_numpy(
-        without_gil([&] { return irglc_bc::run(graph, source, sources, endpoints); }).centrality);
-  });
-  m.def("jaccard", [](const Graph& g, uint32_t source) {
-    return to_numpy(without_gil([&] { return irglc_jaccard::run(*g, source); }).similarity);
-  });
 }

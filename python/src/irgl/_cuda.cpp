@@ -91,6 +91,19 @@ nb::object vertex_output(const Uploaded& graph, bool on_device, ToHost to_host, 
   return nb::cast(to_numpy(on_gpu(graph, to_host)));
 }
 
+// Binds a program with one vertex output as name(graph, parameters...,
+// on_device): its run() copies the output to a numpy array, its
+// run_on_device() leaves it on the GPU.
+template <auto Run, auto RunOnDevice, auto Output, auto DeviceOutput, class... Parameters>
+void def_vertex_program(nb::module_& m, const char* name) {
+  m.def(name, [](const Uploaded& graph, Parameters... parameters, bool on_device) {
+    return vertex_output(
+        graph, on_device,
+        [&](const auto& g) { return std::move(Run(g, parameters...).*Output); },
+        [&](const auto& g) { return std::move(RunOnDevice(g, parameters...).*DeviceOutput); });
+  });
+}
+
 int device_count() {
   int count = 0;
   return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;
@@ -134,69 +147,35 @@ NB_MODULE(_cuda, m) {
     return std::make_shared<UploadedGraph>(*graph, device, in_edges);
   }, nb::arg("graph"), nb::arg("device"), nb::arg("in_edges"));
 
-  m.def("bfs", [](const Uploaded& g, uint32_t source, bool on_device) {
-    return vertex_output(g, on_device,
-        [&](const auto& d) { return irglc_bfs::run(d, source).level; },
-        [&](const auto& d) { return irglc_bfs::run_on_device(d, source).level; });
-  });
-  m.def("sssp", [](const Uploaded& g, uint32_t source, bool on_device) {
-    return vertex_output(g, on_device,
-        [&](const auto& d) { return irglc_sssp::run(d, source).dist; },
-        [&](const auto& d) { return irglc_sssp::run_on_device(d, source).dist; });
-  });
-  m.def("sssp_real", [](const Uploaded& g, uint32_t source, bool on_device) {
-    return vertex_output(g, on_device,
-        [&](const auto& d) { return irglc_sssp_real::run(d, source).dist; },
-        [&](const auto& d) { return irglc_sssp_real::run_on_device(d, source).dist; });
-  });
-  m.def("cc", [](const Uploaded& g, bool on_device) {
-    return vertex_output(g, on_device,
-        [](const auto& d) { return irglc_cc::run(d).component; },
-        [](const auto& d) { return irglc_cc::run_on_device(d).component; });
-  });
-  m.def("pr", [](const Uploaded& g, float tolerance, int max_iterations, bool on_device) {
-    return vertex_output(g, on_device,
-        [&](const auto& d) { return irglc_pr::run(d, tolerance, max_iterations).rank; },
-        [&](const auto& d) { return irglc_pr::run_on_device(d, tolerance, max_iterations).rank; });
-  });
-  m.def("kcore", [](const Uploaded& g, uint32_t k, bool on_device) {
-    return vertex_output(g, on_device,
-        [&](const auto& d) { return irglc_kcore::run(d, k).in_core; },
-        [&](const auto& d) { return irglc_kcore::run_on_device(d, k).in_core; });
-  });
-  m.def("scc", [](const Uploaded& g, bool on_device) {
-    return vertex_output(g, on_device,
-        [](const auto& d) { return irglc_scc::run(d).component; },
-        [](const auto& d) { return irglc_scc::run_on_device(d).component; });
-  });
-  m.def("mis", [](const Uploaded& g, bool on_device) {
-    return vertex_output(g, on_device,
-        [](const auto& d) { return irglc_mis::run(d).in_set; },
-        [](const auto& d) { return irglc_mis::run_on_device(d).in_set; });
-  });
-  m.def("coloring", [](const Uploaded& g, bool on_device) {
-    return vertex_output(g, on_device,
-        [](const auto& d) { return irglc_coloring::run(d).color; },
-        [](const auto& d) { return irglc_coloring::run_on_device(d).color; });
-  });
-  m.def("tc_per_vertex", [](const Uploaded& g, bool on_device) {
-    return vertex_output(g, on_device,
-        [](const auto& d) { return irglc_tc_per_vertex::run(d).triangles; },
-        [](const auto& d) { return irglc_tc_per_vertex::run_on_device(d).triangles; });
-  });
-  m.def("bc", [](const Uploaded& g, uint32_t source, uint32_t sources, bool endpoints,
-                 bool on_device) {
-    return vertex_output(g, on_device,
-        [&](const auto& d) { return irglc_bc::run(d, source, sources, endpoints).centrality; },
-        [&](const auto& d) {
-          return irglc_bc::run_on_device(d, source, sources, endpoints).centrality;
-        });
-  });
-  m.def("jaccard", [](const Uploaded& g, uint32_t source, bool on_device) {
-    return vertex_output(g, on_device,
-        [&](const auto& d) { return irglc_jaccard::run(d, source).similarity; },
-        [&](const auto& d) { return irglc_jaccard::run_on_device(d, source).similarity; });
-  });
+  // The programs with a vertex output: name(graph, parameters..., on_device).
+  def_vertex_program<irglc_bfs::run, irglc_bfs::run_on_device, &irglc_bfs::Result::level,
+                     &irglc_bfs::DeviceResult::level, uint32_t>(m, "bfs");
+  def_vertex_program<irglc_sssp::run, irglc_sssp::run_on_device, &irglc_sssp::Result::dist,
+                     &irglc_sssp::DeviceResult::dist, uint32_t>(m, "sssp");
+  def_vertex_program<irglc_sssp_real::run, irglc_sssp_real::run_on_device,
+                     &irglc_sssp_real::Result::dist, &irglc_sssp_real::DeviceResult::dist,
+                     uint32_t>(m, "sssp_real");
+  def_vertex_program<irglc_cc::run, irglc_cc::run_on_device, &irglc_cc::Result::component,
+                     &irglc_cc::DeviceResult::component>(m, "cc");
+  def_vertex_program<irglc_pr::run, irglc_pr::run_on_device, &irglc_pr::Result::rank,
+                     &irglc_pr::DeviceResult::rank, float, int>(m, "pr");
+  def_vertex_program<irglc_kcore::run, irglc_kcore::run_on_device, &irglc_kcore::Result::in_core,
+                     &irglc_kcore::DeviceResult::in_core, uint32_t>(m, "kcore");
+  def_vertex_program<irglc_scc::run, irglc_scc::run_on_device, &irglc_scc::Result::component,
+                     &irglc_scc::DeviceResult::component>(m, "scc");
+  def_vertex_program<irglc_mis::run, irglc_mis::run_on_device, &irglc_mis::Result::in_set,
+                     &irglc_mis::DeviceResult::in_set>(m, "mis");
+  def_vertex_program<irglc_coloring::run, irglc_coloring::run_on_device,
+                     &irglc_coloring::Result::color, &irglc_coloring::DeviceResult::color>(
+      m, "coloring");
+  def_vertex_program<irglc_tc_per_vertex::run, irglc_tc_per_vertex::run_on_device,
+                     &irglc_tc_per_vertex::Result::triangles,
+                     &irglc_tc_per_vertex::DeviceResult::triangles>(m, "tc_per_vertex");
+  def_vertex_program<irglc_bc::run, irglc_bc::run_on_device, &irglc_bc::Result::centrality,
+                     &irglc_bc::DeviceResult::centrality, uint32_t, uint32_t, bool>(m, "bc");
+  def_vertex_program<irglc_jaccard::run, irglc_jaccard::run_on_device,
+                     &irglc_jaccard::Result::similarity, &irglc_jaccard::DeviceResult::similarity,
+                     uint32_t>(m, "jaccard");
   m.def("tc", [](const Uploaded& g) {
     return on_gpu(g, [](const auto& graph) { return irglc_tc::run(graph); }).triangles;
   });
