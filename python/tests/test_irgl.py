@@ -109,6 +109,10 @@ def test_bad_input_raises_value_error(call, message):
     (lambda d: irgl.sssp(irgl.load(KARATE), 0, device=d), "int32 edge weights"),
     (lambda d: irgl.sssp(irgl.from_edges([0], [1], [-3]), 0, device=d), "non-negative edge weights"),
     (lambda d: irgl.sssp(irgl.from_edges([0], [1], [-0.5]), 0, device=d), "non-negative edge weights"),
+    (lambda d: irgl.sssp(irgl.from_edges([0, 1], [1, 2], [0.5, np.nan]), 0, device=d),
+     "non-negative edge weights.* weight nan"),
+    (lambda d: irgl.betweenness_centrality(irgl.from_edges([], [], num_vertices=0), [5], device=d),
+     "vertex 5 is not a vertex of the 0-vertex graph"),
     (lambda d: irgl.connected_components(irgl.from_edges([0], [1]), device=d), "symmetric"),
     (lambda d: irgl.kcore(irgl.from_edges([0, 0, 1], [1, 1, 0]), device=d),
      "without repeated edges .* drop_duplicates=True"),
@@ -264,3 +268,22 @@ def test_jaccard(device):
     expected = {v: p for _, v, p in nx.jaccard_coefficient(G, pairs)}
     assert similarity.dtype == np.float64
     assert similarity.tolist() == [expected[v] for v in G]
+
+
+def test_betweenness_centrality_of_a_deep_graph(device):
+    """A path of 100 vertices: searches deeper than bc.irgl's 32 walked
+    levels send their dependencies up the DAG instead."""
+    G = nx.path_graph(100)
+    G.add_edges_from([(10, 60), (20, 95)])
+    sums = irgl.betweenness_centrality(irgl.from_networkx(G), range(0, 100, 7),
+                                       endpoints=True, device=device)
+    expected = {v: 0.0 for v in G}
+    for s in range(0, 100, 7):  # networkx's sums from the same sources, both directions
+        one = nx.betweenness_centrality_subset(G, [s], list(G), normalized=False)
+        for v in G:
+            expected[v] += 2 * one[v]
+    reach = len(G) - 1  # endpoints: every other vertex, once per source, and at the source
+    for s in range(0, 100, 7):
+        for v in G:
+            expected[v] += reach if v == s else 1
+    assert np.allclose(sums, [expected[v] for v in G], rtol=1e-12)

@@ -127,3 +127,25 @@ def test_dijkstra_over_float32_weights_equals_networkx():
         got = nx.single_source_dijkstra_path_length(G, source, backend="irgl")
         assert got == nx.single_source_dijkstra_path_length(G, source)
         assert all(isinstance(d, float) for d in got.values())
+
+
+def test_dijkstra_weight_corner_cases():
+    G = nx.empty_graph(3)  # no edge, so no weight: integer distances still
+    assert nx.single_source_dijkstra_path_length(G, 0, backend="irgl") == {0: 0}
+    # 2^40 is no int32 and, beside a real weight, an integer whose sums
+    # doubles may round where networkx adds exactly: declined.
+    H = nx.path_graph(3)
+    H[0][1]["weight"], H[1][2]["weight"] = 2 ** 40, 1
+    H.add_edge(2, 3, weight=0.5)
+    with pytest.raises(NotImplementedError, match="irgl"):
+        nx.single_source_dijkstra_path_length(H, 0, backend="irgl")
+
+
+def test_betweenness_declined_where_networkx_rescales_otherwise(monkeypatch):
+    import networkx.algorithms.centrality.betweenness as betweenness
+
+    def old_rescale(betweenness, n, normalized, directed=False, k=None, endpoints=False):
+        return betweenness
+    monkeypatch.setattr(betweenness, "_rescale", old_rescale)
+    with pytest.raises(NotImplementedError, match="irgl"):
+        nx.betweenness_centrality(nx.path_graph(4), backend="irgl")

@@ -357,11 +357,11 @@ def betweenness_centrality(graph, sources=None, *, endpoints=False, device=None,
     number at the source). The graph must have no repeated edge
     (drop_duplicates=True; lang-examples/bc.irgl). result="gpu" needs
     every vertex or one run of consecutive ids."""
+    runs = [(0, 0)] if sources is None else _source_runs(graph, sources)
     if graph.num_vertices == 0:  # no source to run from
         if result == "gpu":
             raise ValueError("betweenness_centrality: result=\"gpu\" of a graph without vertices")
         return np.zeros(0)
-    runs = [(0, 0)] if sources is None else _source_runs(graph, sources)
     if result == "gpu" and len(runs) != 1:
         raise ValueError("betweenness_centrality: result=\"gpu\" takes every vertex or one run "
                          "of consecutive sources, not %d runs" % len(runs))

@@ -45,7 +45,7 @@ class IrglNxGraph:
             self.weights_ok = all(isinstance(v, (int, np.integer)) and not isinstance(v, bool)
                                   and 0 <= v < 2 ** 31 for v in values)
             if self.weights_ok:
-                weights = values
+                weights = np.array(values, dtype=np.int64)  # int32 weights, even with no edge
             else:
                 # Reals the GPU holds exactly (float32) sum as networkx's do.
                 self.real_weights = all(_exact_float32(v) for v in values)
@@ -142,9 +142,12 @@ def _bfs_layers(G, levels, first, depth_limit=None):
 
 def _exact_float32(value):
     """Whether value is a nonnegative finite number that float32 holds
-    exactly (not a bool)."""
+    exactly (not a bool), and, for an integer, one whose sums along a path
+    doubles add exactly, as Python adds integers (below 2^24)."""
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         return False
+    if isinstance(value, (int, np.integer)):
+        return 0 <= value < 2 ** 24
     return bool(np.isfinite(value)) and value >= 0 and float(np.float32(value)) == value
 
 
@@ -263,11 +266,7 @@ class BackendInterface:
     @staticmethod
     def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=False,
                                seed=None):
-        try:
-            from networkx.algorithms.centrality.betweenness import _rescale
-        except ImportError:
-            _unsupported("this networkx's rescaling (networkx.algorithms.centrality."
-                         "betweenness._rescale) is not there")
+        rescale = _networkx_rescale()
         if weight is not None and (G.weight != weight or not G.unit_weights):
             _unsupported("weighted betweenness_centrality")
         if G.nx.is_multigraph():
@@ -279,8 +278,8 @@ class BackendInterface:
         sums = irgl.betweenness_centrality(
             G.graph, None if sampled is None else [G.index[v] for v in sampled],
             endpoints=endpoints)
-        return _rescale(dict(zip(G.nodes, sums.tolist())), len(G.nodes), normalized=normalized,
-                        directed=G.nx.is_directed(), endpoints=endpoints, sampled_nodes=sampled)
+        return rescale(dict(zip(G.nodes, sums.tolist())), len(G.nodes), normalized=normalized,
+                       directed=G.nx.is_directed(), endpoints=endpoints, sampled_nodes=sampled)
 
     @staticmethod
     def jaccard_coefficient(G, ebunch=None):
@@ -338,6 +337,21 @@ class BackendInterface:
             core[inside] = k
             k += 1
         return dict(zip(G.nodes, core.tolist()))
+
+
+def _networkx_rescale():
+    """networkx's own rescaling of betweenness sums, in the form networkx
+    3.5 and later call it (with the sampled nodes); earlier versions, whose
+    _rescale scales samples otherwise, are declined."""
+    import inspect
+    try:
+        from networkx.algorithms.centrality.betweenness import _rescale
+    except ImportError:
+        _rescale = None
+    if _rescale is None or "sampled_nodes" not in inspect.signature(_rescale).parameters:
+        _unsupported("betweenness_centrality with this networkx's rescaling (3.5 or later "
+                     "has the one irgl calls)")
+    return _rescale
 
 
 def _raising(error):

@@ -87,7 +87,8 @@ void check_direction(const char* what, uint64_t n, const std::vector<uint64_t>& 
     if (neighbors[e] >= n)
       throw std::logic_error(prefix + "edge " + std::to_string(e) + " names vertex " +
                              std::to_string(neighbors[e]) + " >= " + std::to_string(n));
-  if (weighted != !weights.empty() || (weighted && weights.size() != neighbors.size()))
+  // A weighted graph holds a weight per edge (none when it has no edge).
+  if (weighted ? weights.size() != neighbors.size() : !weights.empty())
     throw std::logic_error(prefix + "weights array has the wrong size");
 }
 }  // namespace

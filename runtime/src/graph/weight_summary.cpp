@@ -17,7 +17,8 @@ WeightSummary summarize_weights(const CsrGraph& graph) {
     for (uint64_t e = lo; e < hi; ++e) {
       const double weight = integral ? graph.out_weight<int32_t>(e) : graph.out_weight<float>(e);
       if (integral) mine.largest = std::max<int64_t>(mine.largest, graph.out_weight<int32_t>(e));
-      if (weight < 0 && mine.first_negative == UINT64_MAX) mine.first_negative = e;
+      // NaN counts as negative: no program could order paths through it.
+      if (!(weight >= 0) && mine.first_negative == UINT64_MAX) mine.first_negative = e;
     }
   });
   WeightSummary all;

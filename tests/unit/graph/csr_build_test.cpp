@@ -304,6 +304,14 @@ TEST(CsrGraph, ValidateNamesTheFirstViolation) {
   EXPECT_EQ(logic_error_of([&] { bad.validate(); }), "in-edges: edge 0 names vertex 3 >= 3");
 }
 
+// A weighted graph without edges holds no weight, and is valid (it was
+// refused as "the wrong size" when Python built one from no edges).
+TEST(CsrGraph, WeightedGraphWithoutEdgesIsValid) {
+  const CsrGraph graph = build_csr(testing::weighted_edge_list<int32_t>(3, {}), {});
+  EXPECT_TRUE(graph.has_weights());
+  EXPECT_EQ(logic_error_of([&] { graph.validate(); }), "");
+}
+
 TEST(CsrGraph, WeightAccessChecksTheType) {
   const CsrGraph graph = build_csr(testing::weighted_edge_list<int32_t>(2, {{0, 1, -5}}), {});
   EXPECT_EQ(graph.out_weight<int32_t>(0), -5);

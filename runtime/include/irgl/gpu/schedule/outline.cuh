@@ -25,7 +25,8 @@
 //       InGrid<Alb<B>>::run(grid, body, WorklistItems{in}, items);
 //     }
 //   };
-//   static OutlinedLoop<256, MyRounds> loop;
+//   static PerDevice<OutlinedLoop<256, MyRounds>> loops;  // per GPU (per_device.h)
+//   auto& loop = loops.current();
 //   MyRounds rounds{body, InGrid<Alb<256>>::items(body, state, options, loop.shape(pipe))};
 //   uint64_t done = loop.run(rounds, pipe, OutlineMode::persistent);
 //
