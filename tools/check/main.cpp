@@ -323,7 +323,7 @@ Verdict check_result(const CheckSettings& settings, const ResultFile& result,
         (settings.endpoints ? ", endpoints counted" : "");
     return compare_relative(
         reference_betweenness(graph, source, settings.sources, settings.endpoints),
-                            result.real_values, settings.tolerance, settings.max_shown);
+        result.real_values, settings.tolerance, settings.max_shown);
   }
   if (algorithm == "sssp_real") {
     const VertexId source = checked_source(settings, graph);

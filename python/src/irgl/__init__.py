@@ -229,13 +229,13 @@ def _run(program, graph, device, *args, result="numpy"):
     if result not in ("numpy", "gpu"):
         raise ValueError("result=%r: use \"numpy\" or \"gpu\"" % (result,))
     gpu = devices.gpu_of(device)
-    if gpu is None:
-        if result == "gpu":
-            raise ValueError("result=\"gpu\" needs a GPU device (this call runs on the CPU)")
-        return getattr(_core, program)(graph, *args)
+    if gpu is None and result == "gpu":
+        raise ValueError("result=\"gpu\" needs a GPU device (this call runs on the CPU)")
     in_edges = program in _READS_IN_EDGES
     if in_edges:
-        _core.ensure_transpose(graph)
+        _core.ensure_transpose(graph)  # built once and kept, for either build
+    if gpu is None:
+        return getattr(_core, program)(graph, *args)
     devices.checked(graph, program, lambda: _core.check_graph(graph, program))
     copy = devices.gpu_copy(graph, gpu, in_edges)
     if program == "tc":

@@ -122,21 +122,20 @@ Graph from_edges(Array1d<uint32_t> sources, Array1d<uint32_t> targets, nb::objec
   return std::make_shared<irgl::CsrGraph>(irgl::build_csr(std::move(edges), options.build));
 }
 
-// The graph with its in-edges, which pull programs (pagerank) read: built
-// once and kept.
-const irgl::CsrGraph& with_transpose(const Graph& graph) {
+// Gives the graph its in-edges, which pull programs (pagerank) read: built
+// once and kept (under the GIL: it changes the graph).
+void ensure_transpose(const Graph& graph) {
   if (!graph->has_transpose()) graph->build_transpose();
-  return *graph;
 }
 
 // Binds a program with one vertex output as name(graph, parameters...),
-// returning it as a numpy array; InEdges: the program reads in-edges.
-template <auto Run, auto Output, bool InEdges, class... Parameters>
+// returning it as a numpy array. A program that reads in-edges refuses a
+// graph without its transpose: irgl/__init__.py builds it first
+// (ensure_transpose), for this build and the GPU's alike.
+template <auto Run, auto Output, class... Parameters>
 void def_vertex_program(nb::module_& m, const char* name) {
   m.def(name, [](const Graph& g, Parameters... parameters) {
-    // The transpose under the GIL: building it changes g.
-    const irgl::CsrGraph& graph = InEdges ? with_transpose(g) : *g;
-    return to_numpy(without_gil([&] { return std::move(Run(graph, parameters...).*Output); }));
+    return to_numpy(without_gil([&] { return std::move(Run(*g, parameters...).*Output); }));
   });
 }
 
@@ -178,29 +177,28 @@ NB_MODULE(_core, m) {
   // irgl.compile()'s programs take the graph by its address (they are built
   // against the same headers).
   m.def("graph_address", [](const Graph& g) { return reinterpret_cast<uintptr_t>(g.get()); });
-  m.def("ensure_transpose", [](const Graph& g) { with_transpose(g); });
+  m.def("ensure_transpose", &ensure_transpose);
   m.def("check_graph", &check_graph, nb::arg("graph"), nb::arg("program"));
   m.def("indptr", [](const Graph& g) { return view(g, g->out_offsets); });
   m.def("indices", [](const Graph& g) { return view(g, g->out_targets); });
   m.def("weight_words", [](const Graph& g) { return view(g, g->out_weights); });
 
-  // The programs with a vertex output: name(graph, parameters...); those
-  // that read in-edges get the graph's transpose (built once and kept).
-  def_vertex_program<irglc_bfs::run, &irglc_bfs::Result::level, false, uint32_t>(m, "bfs");
-  def_vertex_program<irglc_sssp::run, &irglc_sssp::Result::dist, false, uint32_t>(m, "sssp");
-  def_vertex_program<irglc_sssp_real::run, &irglc_sssp_real::Result::dist, false, uint32_t>(
+  // The programs with a vertex output: name(graph, parameters...).
+  def_vertex_program<irglc_bfs::run, &irglc_bfs::Result::level, uint32_t>(m, "bfs");
+  def_vertex_program<irglc_sssp::run, &irglc_sssp::Result::dist, uint32_t>(m, "sssp");
+  def_vertex_program<irglc_sssp_real::run, &irglc_sssp_real::Result::dist, uint32_t>(
       m, "sssp_real");
-  def_vertex_program<irglc_cc::run, &irglc_cc::Result::component, false>(m, "cc");
-  def_vertex_program<irglc_pr::run, &irglc_pr::Result::rank, true, float, int>(m, "pr");
-  def_vertex_program<irglc_kcore::run, &irglc_kcore::Result::in_core, false, uint32_t>(m, "kcore");
-  def_vertex_program<irglc_scc::run, &irglc_scc::Result::component, true>(m, "scc");
-  def_vertex_program<irglc_mis::run, &irglc_mis::Result::in_set, false>(m, "mis");
-  def_vertex_program<irglc_coloring::run, &irglc_coloring::Result::color, false>(m, "coloring");
-  def_vertex_program<irglc_tc_per_vertex::run, &irglc_tc_per_vertex::Result::triangles, false>(
+  def_vertex_program<irglc_cc::run, &irglc_cc::Result::component>(m, "cc");
+  def_vertex_program<irglc_pr::run, &irglc_pr::Result::rank, float, int>(m, "pr");
+  def_vertex_program<irglc_kcore::run, &irglc_kcore::Result::in_core, uint32_t>(m, "kcore");
+  def_vertex_program<irglc_scc::run, &irglc_scc::Result::component>(m, "scc");
+  def_vertex_program<irglc_mis::run, &irglc_mis::Result::in_set>(m, "mis");
+  def_vertex_program<irglc_coloring::run, &irglc_coloring::Result::color>(m, "coloring");
+  def_vertex_program<irglc_tc_per_vertex::run, &irglc_tc_per_vertex::Result::triangles>(
       m, "tc_per_vertex");
-  def_vertex_program<irglc_bc::run, &irglc_bc::Result::centrality, true, uint32_t, uint32_t, bool>(
+  def_vertex_program<irglc_bc::run, &irglc_bc::Result::centrality, uint32_t, uint32_t, bool>(
       m, "bc");
-  def_vertex_program<irglc_jaccard::run, &irglc_jaccard::Result::similarity, false, uint32_t>(
+  def_vertex_program<irglc_jaccard::run, &irglc_jaccard::Result::similarity, uint32_t>(
       m, "jaccard");
   m.def("tc", [](const Graph& g) { return without_gil([&] { return irglc_tc::run(*g); }).triangles; });
 }
