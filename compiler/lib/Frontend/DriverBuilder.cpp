@@ -28,6 +28,16 @@ bool contains_launch(const Stmt* stmt) {
   return false;
 }
 
+// The first launch in `stmt`, lambdas included (nullptr when none).
+const CallExpr* first_launch(const Stmt* stmt) {
+  if (!stmt) return nullptr;
+  if (const auto* lambda = dyn_cast<LambdaExpr>(stmt)) return first_launch(lambda->getBody());
+  if (const auto* call = dyn_cast<CallExpr>(stmt); is_launch(call)) return call;
+  for (const Stmt* child : stmt->children())
+    if (const CallExpr* launch = first_launch(child)) return launch;
+  return nullptr;
+}
+
 // What a loop's condition is copied from: the declaration of its variable
 // (`while (T x = f())`), else its expression.
 const Stmt* condition_of(const DeclStmt* variable, const Expr* condition) {
@@ -168,7 +178,16 @@ class HostCodeVisitor : public RecursiveASTVisitor<HostCodeVisitor> {
   HostCodeVisitor(FrontendContext& context, bool& uses_pipe)
       : context_(context), uses_pipe_(uses_pipe) {}
 
-  bool TraverseLambdaExpr(LambdaExpr*) { return true; }  // checked where launched
+  // A for_all_nodes body is checked where it is launched; any other lambda
+  // runs on the host, where irglc does not rewrite launches.
+  bool TraverseLambdaExpr(LambdaExpr* lambda) {
+    if (const CallExpr* launch = first_launch(lambda->getBody()))
+      context_.error(launch->getBeginLoc(),
+                     "kernels and for_all_nodes are launched from the program's own "
+                     "statements, not from inside a lambda: write the launches in the "
+                     "program (in a loop if they repeat)");
+    return true;
+  }
 
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr* call) {
     if (auto access = dsl::field_access(call)) {
