@@ -131,6 +131,12 @@ def test_bad_input_raises_value_error(call, message):
      "one run of consecutive sources, not 2 runs"),
     (lambda d: irgl.jaccard(irgl.load(KARATE), 34, device=d), "source 34 is not a vertex"),
     (lambda d: irgl.jaccard(irgl.from_edges([0], [1]), 0, device=d), "symmetric"),
+    (lambda d: irgl.louvain(irgl.from_edges([0, 1], [1, 0], [1.0, 1.0]), resolution=-1, device=d),
+     "resolution -1 is not a number >= 0"),
+    (lambda d: irgl.louvain(irgl.from_edges([0], [1], [1.0]), device=d), "symmetric"),
+    (lambda d: irgl.louvain(irgl.from_edges([0, 1], [1, 0]), device=d), "weights"),
+    (lambda d: irgl.louvain(irgl.from_edges([0, 1], [1, 0], [-1.0, -1.0]), device=d),
+     "non-negative edge weights"),
 ])
 def test_algorithms_refuse_bad_input(call, message, device):
     with pytest.raises(ValueError, match=message):
@@ -268,6 +274,59 @@ def test_jaccard(device):
     expected = {v: p for _, v, p in nx.jaccard_coefficient(G, pairs)}
     assert similarity.dtype == np.float64
     assert similarity.tolist() == [expected[v] for v in G]
+
+
+def _louvain_graph(G, weight=None):
+    """G with float weights (its `weight` attribute, else 1), which
+    louvain.irgl reads."""
+    H = nx.Graph(G)
+    for u, v, data in H.edges(data=True):
+        data["real"] = float(data[weight] if weight else 1)
+    return irgl.from_networkx(H, weight="real")
+
+
+def test_louvain_finds_planted_communities(device):
+    """Ten 8-cliques in a ring, one edge between neighbours: each clique is a
+    community, and the modularity is networkx's for that partition."""
+    G = nx.ring_of_cliques(10, 8)
+    labels, modularity = irgl.louvain(_louvain_graph(G), device=device)
+    communities = {}
+    for v, label in enumerate(labels.tolist()):
+        communities.setdefault(label, set()).add(v)
+    assert labels.dtype == np.uint32
+    assert sorted(map(min, communities.values())) == list(range(0, 80, 8))
+    assert all(c == set(range(min(c), min(c) + 8)) for c in communities.values())
+    assert modularity == pytest.approx(nx.community.modularity(G, communities.values()), abs=1e-12)
+
+
+def test_louvain_matches_networkx_quality(device):
+    """On a weighted LFR graph, the partition's modularity (recomputed by
+    networkx) is the one returned and within 2% of networkx's Louvain;
+    resolution and max_levels act as in networkx."""
+    G = nx.LFR_benchmark_graph(250, 3, 1.5, 0.009, average_degree=5, min_community=20, seed=10)
+    assert nx.number_of_selfloops(G) > 0  # each counts twice in its node's degree
+    for u, v in G.edges():
+        G[u][v]["weight"] = 1 + (u * 7 + v * 3) % 4
+    graph = _louvain_graph(G, "weight")
+    labels, modularity = irgl.louvain(graph, device=device)
+    parts = {}
+    for v, label in enumerate(labels.tolist()):
+        parts.setdefault(label, set()).add(v)
+    got = nx.community.modularity(G, parts.values())
+    assert modularity == pytest.approx(got, abs=1e-9)
+    expected = nx.community.modularity(G, nx.community.louvain_communities(G, seed=1))
+    assert got >= 0.98 * expected
+    fine, _ = irgl.louvain(graph, resolution=2, device=device)
+    coarse, _ = irgl.louvain(graph, resolution=0.5, device=device)
+    assert len(set(coarse.tolist())) <= len(parts) <= len(set(fine.tolist()))
+    one_level, one_modularity = irgl.louvain(graph, max_levels=1, device=device)
+    assert len(set(one_level.tolist())) >= len(parts) and one_modularity <= modularity
+
+
+def test_louvain_of_a_graph_without_edges(device):
+    labels, modularity = irgl.louvain(irgl.from_edges([], [], np.zeros(0, np.float32),
+                                                      num_vertices=4), device=device)
+    assert labels.tolist() == [0, 1, 2, 3] and modularity == 0
 
 
 def test_betweenness_centrality_of_a_deep_graph(device):

@@ -118,6 +118,26 @@ def test_triangles_betweenness_and_jaccard_equal_networkx():
         nx.jaccard_coefficient(G, [(0, 1000)], backend="irgl")
 
 
+def test_louvain_communities_partition_as_networkx_does():
+    G = nx.ring_of_cliques(6, 5)
+    assert nx.community.louvain_communities(G, backend="irgl") == \
+        [set(range(i, i + 5)) for i in range(0, 30, 5)]
+    H = shuffled_graph(150, 0.06, 9)
+    got = nx.community.louvain_communities(H, backend="irgl")
+    assert nx.community.is_partition(H, got)
+    assert nx.community.modularity(H, got) >= \
+        0.98 * nx.community.modularity(H, nx.community.louvain_communities(H, seed=2))
+    with pytest.raises(ValueError, match="max_level"):
+        nx.community.louvain_communities(H, max_level=0, backend="irgl")
+    with pytest.raises(NotImplementedError):  # networkx's random order for a seed
+        nx.community.louvain_communities(H, seed=2, backend="irgl")
+    # A self-loop counts twice in its node's degree, as networkx counts it.
+    H.add_edge(3, 3, weight=40)
+    got = nx.community.louvain_communities(H, backend="irgl")
+    assert nx.community.modularity(H, got) >= \
+        0.98 * nx.community.modularity(H, nx.community.louvain_communities(H, seed=2))
+
+
 def test_dijkstra_over_float32_weights_equals_networkx():
     G = shuffled_graph(200, 0.04, 8, directed=True)
     for u, v in G.edges():

@@ -275,6 +275,17 @@ Verdict compare_count(uint64_t expected, uint64_t got) {
   return verdict;
 }
 
+Verdict compare_modularity(double expected, double got, double tolerance) {
+  Verdict verdict;
+  verdict.passed = got >= expected - tolerance * std::abs(expected);  // NaN fails
+  verdict.mismatches = verdict.passed ? 0 : 1;
+  verdict.summary = "modularity " + format_real(got) + (verdict.passed ? ", " : " is below ") +
+                    "the reference's " + format_real(expected) +
+                    (verdict.passed ? " within " : " by more than ") + format_error(tolerance) +
+                    " of it";
+  return verdict;
+}
+
 Verdict compare_pagerank(const std::vector<double>& expected, const std::vector<double>& got,
                          double tolerance, uint64_t max_shown) {
   RealComparison compared =

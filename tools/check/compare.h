@@ -72,6 +72,11 @@ Verdict compare_spmv(const SpmvResult& expected, const std::vector<double>& got,
 Verdict compare_relative(const std::vector<double>& expected, const std::vector<double>& got,
                          double tolerance, uint64_t max_shown);
 
+// louvain: passes when the result's modularity is at least the
+// reference's less `tolerance` times its magnitude (a partition better
+// than the reference's passes too).
+Verdict compare_modularity(double expected, double got, double tolerance);
+
 // A double in the shortest form that reads back exactly ("0.1", "1e-07",
 // "inf"), for values.
 std::string format_real(double value);

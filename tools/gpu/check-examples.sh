@@ -2,16 +2,17 @@
 # Checks every example program, built with every schedule given, on every
 # graph: the sequential CPU build of each program computes a reference answer
 # that the independent checker (irgl-check) verifies; every GPU build's answer
-# must then equal it (integer results, jaccard, sssp_real) or pass the
-# checker and agree with it within tolerance (pagerank, spmv, bc). Prints one line per GPU run and a
-# summary; exits non-zero when any check fails.
+# must then equal it (integer results, jaccard, sssp_real, louvain over unit
+# weights) or pass the checker and agree with it within tolerance (pagerank,
+# spmv, bc). Prints one line per GPU run and a summary; exits non-zero when
+# any check fails.
 #
 #   tools/gpu/check-examples.sh BIN_DIR DATASETS_DIR [SUFFIX...]
 #
 # BIN_DIR holds <app>-cpu, <app>-<SUFFIX> and irgl-check; SUFFIX defaults to
 # "cuda" (e.g. cuda-twc cuda-alb). A SUFFIX may add program options after
 # '@' signs: cuda-alb@outline=graph runs <app>-cuda-alb --outline graph.
-# Environment: APPS (default: all fourteen examples), GRAPHS (an extended regular
+# Environment: APPS (default: all fifteen examples), GRAPHS (an extended regular
 # expression: only the real graphs whose path matches; default all),
 # EXTRA_GRAPHS (generator specs with a ':' kind suffix, e.g. "rmat:scale=20:"),
 # JOBS (parallel runs, default 8), WORK_DIR, RUNS (timed runs, default 1),
@@ -38,7 +39,7 @@ graphs=(
     grep -E "${GRAPHS:-.}")
   ${EXTRA_GRAPHS:-}
 )
-apps=(${APPS:-bfs sssp sssp_real cc pr kcore tc tc_per_vertex spmv mis coloring scc bc jaccard})
+apps=(${APPS:-bfs sssp sssp_real cc pr kcore tc tc_per_vertex spmv mis coloring scc bc jaccard louvain})
 
 # The options an example needs (the checker gets the same), from
 # tools/gpu/app-options.txt, with vertex 1 as the source.

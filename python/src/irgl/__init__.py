@@ -26,7 +26,7 @@ __all__ = [
     "Graph", "UNREACHED", "load", "from_edges", "from_csr", "from_scipy", "from_networkx",
     "bfs", "sssp", "connected_components", "pagerank", "kcore", "triangles", "triangles_per_vertex",
     "strongly_connected_components", "maximal_independent_set", "coloring",
-    "betweenness_centrality", "jaccard", "compile", "CompileError", "Program",
+    "betweenness_centrality", "jaccard", "louvain", "compile", "CompileError", "Program",
     "gpus", "default_device",
 ]
 
@@ -213,6 +213,14 @@ def _source(graph, source):
     return source
 
 
+def _count(value, what):
+    """A count option of a program (uint32_t)."""
+    value = operator.index(value)
+    if not 0 <= value < 2**32:
+        raise ValueError("%s %d is not in [0, 2^32 - 1]" % (what, value))
+    return value
+
+
 # Every algorithm with vertex outputs takes result=: "numpy" (default) copies
 # the output to a numpy array; "gpu" (with a GPU device) leaves it on the
 # GPU as a DLPack array (cupy.from_dlpack, torch.from_dlpack), in the
@@ -372,6 +380,27 @@ def betweenness_centrality(graph, sources=None, *, endpoints=False, device=None,
             return part
         total += part
     return total
+
+
+@_in_python_terms
+def louvain(graph, *, resolution=1.0, threshold=1e-7, max_levels=0, max_iterations=1000,
+            device=None, result="numpy"):
+    """Louvain communities maximising modularity at `resolution`, each edge
+    weighing its weight (1 when unweighted; the graph must be symmetric,
+    its weights float32 and nonnegative; a self-loop counts twice, as in
+    networkx's degree): (numpy uint32 community
+    of each vertex, named by a vertex id; their modularity as a float).
+    Levels end when one gains at most `threshold`; max_levels 0 is no
+    limit. Moves are made in parallel, so the communities are one
+    partition Louvain can reach, not networkx's for a given seed
+    (lang-examples/louvain.irgl)."""
+    if not resolution >= 0:
+        raise ValueError("louvain: resolution %r is not a number >= 0" % (resolution,))
+    if not threshold >= 0:
+        raise ValueError("louvain: threshold %r is not a number >= 0" % (threshold,))
+    return _run("louvain", graph, device, float(resolution), float(threshold),
+                _count(max_levels, "max_levels"), _count(max_iterations, "max_iterations"),
+                result=result)
 
 
 @_in_python_terms

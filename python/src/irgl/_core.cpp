@@ -23,6 +23,7 @@
 #include "irgl/options/graph_options.h"
 #include "irgl/support/error.h"
 #include "jaccard.h"
+#include "louvain.h"
 #include "kcore.h"
 #include "mis.h"
 #include "numpy_results.h"
@@ -149,7 +150,8 @@ void check_graph(const Graph& graph, const std::string& program) {
       {"kcore", irglc_kcore::check_graph}, {"scc", irglc_scc::check_graph},
       {"mis", irglc_mis::check_graph},   {"coloring", irglc_coloring::check_graph},
       {"tc", irglc_tc::check_graph},     {"tc_per_vertex", irglc_tc_per_vertex::check_graph},
-      {"bc", irglc_bc::check_graph},     {"jaccard", irglc_jaccard::check_graph}};
+      {"bc", irglc_bc::check_graph},     {"jaccard", irglc_jaccard::check_graph},
+      {"louvain", irglc_louvain::check_graph}};
   for (const auto& [name, check] : checks)
     if (program == name) return without_gil([&] { check(*graph); });
   throw std::invalid_argument("check_graph: no program '" + program + "'");
@@ -201,4 +203,11 @@ NB_MODULE(_core, m) {
   def_vertex_program<irglc_jaccard::run, &irglc_jaccard::Result::similarity, uint32_t>(
       m, "jaccard");
   m.def("tc", [](const Graph& g) { return without_gil([&] { return irglc_tc::run(*g); }).triangles; });
+  // louvain: (each vertex's community, their modularity).
+  m.def("louvain", [](const Graph& g, double resolution, double threshold, uint32_t max_levels,
+                      uint32_t max_iterations) {
+    irglc_louvain::Result result = without_gil(
+        [&] { return irglc_louvain::run(*g, resolution, threshold, max_levels, max_iterations); });
+    return nb::make_tuple(to_numpy(std::move(result.label)), result.modularity);
+  });
 }

@@ -22,6 +22,7 @@
 #include "irgl/gpu/device_graph.h"
 #include "irgl/gpu/device_info.h"
 #include "jaccard.h"
+#include "louvain.h"
 #include "kcore.h"
 #include "mis.h"
 #include "numpy_results.h"
@@ -178,5 +179,20 @@ NB_MODULE(_cuda, m) {
                      uint32_t>(m, "jaccard");
   m.def("tc", [](const Uploaded& g) {
     return on_gpu(g, [](const auto& graph) { return irglc_tc::run(graph); }).triangles;
+  });
+  // louvain: (each vertex's community, their modularity).
+  m.def("louvain", [](const Uploaded& g, double resolution, double threshold, uint32_t max_levels,
+                      uint32_t max_iterations, bool on_device) {
+    if (on_device) {
+      irglc_louvain::DeviceResult result = on_gpu(g, [&](const auto& graph) {
+        return irglc_louvain::run_on_device(graph, resolution, threshold, max_levels,
+                                            max_iterations);
+      });
+      return nb::make_tuple(to_dlpack(std::move(result.label), g->device()), result.modularity);
+    }
+    irglc_louvain::Result result = on_gpu(g, [&](const auto& graph) {
+      return irglc_louvain::run(graph, resolution, threshold, max_levels, max_iterations);
+    });
+    return nb::make_tuple(to_numpy(std::move(result.label)), result.modularity);
   });
 }

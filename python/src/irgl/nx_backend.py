@@ -36,6 +36,7 @@ class IrglNxGraph:
         self.graph = self._build(weight)
         self._simple = None
         self._adjacency = None
+        self._louvain = None
 
     def _build(self, weight):
         sources, targets, values = irgl._networkx_edges(self.nx, self.index, weight)
@@ -58,6 +59,21 @@ class IrglNxGraph:
         if self._simple is None:
             self._simple = irgl.from_csr(self.graph.indptr, self.graph.indices, simple=True)
         return self._simple
+
+    def louvain_graph(self):
+        """The graph Louvain runs on: its edges both ways with float32
+        weights (1 without a weight attribute; parallel edges add up, as
+        networkx sums a multigraph's), or None when a weight is negative or
+        float32 cannot hold it."""
+        if self._louvain is None:
+            sources, targets, values = irgl._networkx_edges(self.nx, self.index, self.weight)
+            if values is None:
+                values = np.ones(len(sources), dtype=np.float32)
+            elif not all(_exact_float32(v) for v in values):
+                return None
+            self._louvain = irgl.from_edges(sources, targets, np.asarray(values, dtype=np.float32),
+                                            num_vertices=len(self.nodes))
+        return self._louvain
 
     def adjacency(self):
         """(indptr, indices) of each node's neighbours (successors) in
@@ -282,6 +298,28 @@ class BackendInterface:
                        directed=G.nx.is_directed(), endpoints=endpoints, sampled_nodes=sampled)
 
     @staticmethod
+    def louvain_communities(G, weight="weight", resolution=1, threshold=1e-07, max_level=None,
+                            seed=None):
+        import networkx as nx
+        if max_level is not None and max_level <= 0:
+            raise ValueError("max_level argument must be a positive integer or None")
+        # networkx turns seed=None into the global generator before it calls.
+        if seed is not None and seed is not random._inst:
+            _unsupported("seeded louvain_communities (networkx's random order of moves)")
+        if G.nx.is_directed():
+            _unsupported("louvain_communities of a directed graph")
+        if G.weight != weight:
+            _unsupported("weights of another attribute than the conversion's")
+        if not (resolution >= 0 and threshold >= 0):
+            _unsupported("a negative resolution or threshold")
+        graph = G.louvain_graph()
+        if graph is None:
+            _unsupported("weights other than nonnegative values float32 holds exactly")
+        labels, _ = irgl.louvain(graph, resolution=resolution, threshold=threshold,
+                                 max_levels=max_level or 0)
+        return list(_groups(G, labels).values())
+
+    @staticmethod
     def jaccard_coefficient(G, ebunch=None):
         import networkx as nx
         if nx.number_of_selfloops(G.nx) > 0:
@@ -410,6 +448,8 @@ _FUNCTIONS = {
     "betweenness_centrality": "bc (lang-examples/bc.irgl), unweighted",
     "jaccard_coefficient": "jaccard (lang-examples/jaccard.irgl), once per first node of "
                            "a run of pairs",
+    "louvain_communities": "louvain (lang-examples/louvain.irgl): undirected, unseeded; "
+                           "moves made in parallel, so another partition than networkx's",
 }
 
 

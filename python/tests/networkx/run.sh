@@ -22,6 +22,7 @@ tests=(
   algorithms/tests/test_cluster.py
   algorithms/centrality/tests/test_betweenness_centrality.py
   algorithms/tests/test_link_prediction.py
+  algorithms/community/tests/test_louvain.py
 )
 cd "$here"
 PYTHONPATH="$here${PYTHONPATH:+:$PYTHONPATH}" exec "$python" -m pytest -q -p no:cacheprovider \

@@ -191,8 +191,9 @@ class ResultFileWriter : public TypedOutputWriter<ResultFileWriter> {
 
   template <class T>
   void values(const std::string& name, const std::vector<T>& values) {
+    const std::string algorithm = algorithm_of(name);
     const std::string path = next_path(name);
-    write_vertex_result(path, algorithm_, values, options_);
+    write_vertex_result(path, algorithm, values, options_);
     written.push_back({name, path});
   }
   void scalar(const std::string& name, uint64_t value) override { write_scalar(name, value); }
@@ -205,15 +206,23 @@ class ResultFileWriter : public TypedOutputWriter<ResultFileWriter> {
   std::string next_path(const std::string& name) {
     return count_++ == 0 ? path_ : path_ + "." + name;
   }
+  // The first output is the program's result; another is named after the
+  // program and itself ("louvain_modularity"), so that its shape need not
+  // be the result format's of the program's name.
+  std::string algorithm_of(const std::string& name) const {
+    const std::string own = algorithm_ + "_" + name;
+    return count_ > 0 && is_valid_field_key(own) ? own : algorithm_;
+  }
   template <class T>
   void write_scalar(const std::string& name, T value) {
+    const std::string algorithm = algorithm_of(name);
     const std::string path = next_path(name);
     if constexpr (std::is_floating_point_v<T>)
-      write_real_scalar_result(path, algorithm_, value, vertices_, options_);
+      write_real_scalar_result(path, algorithm, value, vertices_, options_);
     else if constexpr (std::is_signed_v<T>)
-      write_signed_scalar_result(path, algorithm_, value, vertices_, options_);
+      write_signed_scalar_result(path, algorithm, value, vertices_, options_);
     else
-      write_scalar_result(path, algorithm_, value, vertices_, options_);
+      write_scalar_result(path, algorithm, value, vertices_, options_);
     written.push_back({name, path});
   }
   std::string path_, algorithm_;

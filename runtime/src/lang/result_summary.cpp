@@ -51,9 +51,11 @@ void summarize_labels(std::vector<T> labels, std::string_view group, std::string
     i = j;
   }
   const std::string noun(group);
-  line = std::to_string(components) + " " + noun + (components == 1 ? "" : "s") +
+  const std::string nouns =
+      noun.back() == 'y' ? noun.substr(0, noun.size() - 1) + "ies" : noun + "s";
+  line = std::to_string(components) + " " + (components == 1 ? noun : nouns) +
          ", the largest of " + std::to_string(largest) + " vertices";
-  json[noun + "s"] = components;
+  json[nouns] = components;
   json["largest_" + noun] = largest;
 }
 

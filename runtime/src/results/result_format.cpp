@@ -20,6 +20,7 @@ const std::vector<ResultFormat>& known_result_formats() {
       {"spmv", Shape::per_vertex, Syntax::real, "entry of y = A x"},
       {"bc", Shape::per_vertex, Syntax::real, "betweenness centrality"},
       {"jaccard", Shape::per_vertex, Syntax::real, "Jaccard similarity with the source"},
+      {"louvain", Shape::per_vertex, Syntax::label, "community label", "community"},
       {"vector", Shape::per_vertex, Syntax::real, "vector entry"},
   };
   return formats;

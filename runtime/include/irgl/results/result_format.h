@@ -53,7 +53,7 @@ struct ResultFormat {
 };
 
 // The algorithms whose result files are defined: bfs, sssp, cc, pr, kcore,
-// tc, scc, mis, coloring, spmv, bc, jaccard, and "vector" (a plain
+// tc, scc, mis, coloring, spmv, bc, jaccard, louvain, and "vector" (a plain
 // per-vertex vector of reals, e.g. an spmv input x).
 const std::vector<ResultFormat>& known_result_formats();
 

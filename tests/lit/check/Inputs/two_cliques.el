@@ -1,0 +1,22 @@
+# two 5-cliques joined by the edge 4 - 5, each edge given once
+0 1
+0 2
+0 3
+0 4
+1 2
+1 3
+1 4
+2 3
+2 4
+3 4
+5 6
+5 7
+5 8
+5 9
+6 7
+6 8
+6 9
+7 8
+7 9
+8 9
+4 5
