@@ -235,6 +235,17 @@ def test_coloring(device):
     assert colors.max() <= max(d for _, d in G.degree())
 
 
+def test_coloring_largest_first_is_networkx_greedy(device):
+    """Ranked by degree, Jones-Plassmann colours as the sequential greedy
+    does: networkx's greedy_color, also above 64 colours (a dense graph)."""
+    for G in (random_graph(p=0.05), nx.gnp_random_graph(150, 0.93, seed=4)):
+        colors = irgl.coloring(irgl.from_networkx(G, simple=True), largest_first=True,
+                               device=device)
+        expected = nx.greedy_color(G, strategy="largest_first")
+        assert colors.tolist() == [expected[v] for v in G]
+    assert colors.max() >= 64
+
+
 def test_triangles_per_vertex(device):
     G = random_graph(p=0.05)
     counts = irgl.triangles_per_vertex(irgl.from_networkx(G, simple=True), device=device)

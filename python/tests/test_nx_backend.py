@@ -118,6 +118,16 @@ def test_triangles_betweenness_and_jaccard_equal_networkx():
         nx.jaccard_coefficient(G, [(0, 1000)], backend="irgl")
 
 
+def test_greedy_color_largest_first_equals_networkx():
+    for G in (shuffled_graph(150, 0.06, 9), nx.complete_graph(70), nx.empty_graph(3),
+              nx.gnp_random_graph(120, 0.7, seed=5)):
+        got = nx.greedy_color(G, backend="irgl")
+        expected = nx.greedy_color(G)
+        assert got == expected and list(got) == list(expected)
+    with pytest.raises(NotImplementedError):
+        nx.greedy_color(nx.path_graph(4), strategy="smallest_last", backend="irgl")
+
+
 def test_louvain_communities_partition_as_networkx_does():
     G = nx.ring_of_cliques(6, 5)
     assert nx.community.louvain_communities(G, backend="irgl") == \

@@ -317,10 +317,13 @@ def maximal_independent_set(graph, *, device=None, result="numpy"):
 
 
 @_in_python_terms
-def coloring(graph, *, device=None, result="numpy"):
-    """A proper vertex colouring (neighbours differ): numpy uint32. The
-    graph must be simple (simple=True; lang-examples/coloring.irgl)."""
-    return _run("coloring", graph, device, result=result)
+def coloring(graph, *, largest_first=False, device=None, result="numpy"):
+    """A proper vertex colouring (neighbours differ): numpy uint32, greedy
+    colouring's in an order of the vertices: a fixed random one, or with
+    largest_first the larger degree first, ties to the smaller id
+    (networkx's greedy_color, strategy "largest_first"). The graph must be
+    simple (simple=True; lang-examples/coloring.irgl)."""
+    return _run("coloring", graph, device, bool(largest_first), result=result)
 
 
 @_in_python_terms

@@ -195,7 +195,7 @@ NB_MODULE(_core, m) {
   def_vertex_program<irglc_kcore::run, &irglc_kcore::Result::in_core, uint32_t>(m, "kcore");
   def_vertex_program<irglc_scc::run, &irglc_scc::Result::component>(m, "scc");
   def_vertex_program<irglc_mis::run, &irglc_mis::Result::in_set>(m, "mis");
-  def_vertex_program<irglc_coloring::run, &irglc_coloring::Result::color>(m, "coloring");
+  def_vertex_program<irglc_coloring::run, &irglc_coloring::Result::color, bool>(m, "coloring");
   def_vertex_program<irglc_tc_per_vertex::run, &irglc_tc_per_vertex::Result::triangles>(
       m, "tc_per_vertex");
   def_vertex_program<irglc_bc::run, &irglc_bc::Result::centrality, uint32_t, uint32_t, bool>(

@@ -167,8 +167,8 @@ NB_MODULE(_cuda, m) {
   def_vertex_program<irglc_mis::run, irglc_mis::run_on_device, &irglc_mis::Result::in_set,
                      &irglc_mis::DeviceResult::in_set>(m, "mis");
   def_vertex_program<irglc_coloring::run, irglc_coloring::run_on_device,
-                     &irglc_coloring::Result::color, &irglc_coloring::DeviceResult::color>(
-      m, "coloring");
+                     &irglc_coloring::Result::color, &irglc_coloring::DeviceResult::color,
+                     bool>(m, "coloring");
   def_vertex_program<irglc_tc_per_vertex::run, irglc_tc_per_vertex::run_on_device,
                      &irglc_tc_per_vertex::Result::triangles,
                      &irglc_tc_per_vertex::DeviceResult::triangles>(m, "tc_per_vertex");

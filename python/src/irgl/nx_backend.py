@@ -269,6 +269,20 @@ class BackendInterface:
         return [G.nodes[v] for v in np.flatnonzero(inside)]
 
     @staticmethod
+    def greedy_color(G, strategy="largest_first", interchange=False):
+        import networkx as nx
+        if strategy != "largest_first" or interchange:
+            _unsupported("greedy_color other than strategy \"largest_first\" without interchange")
+        if G.nx.is_directed() or G.nx.is_multigraph() or nx.number_of_selfloops(G.nx) > 0:
+            _unsupported("greedy_color of a directed graph, a multigraph or with self-loops "
+                         "(networkx's degrees count their edges otherwise)")
+        graph = G.simple()
+        colors = irgl.coloring(graph, largest_first=True).tolist() if G.nodes else []
+        # networkx lists the nodes as it colours them: the larger degree first.
+        order = np.argsort(-np.diff(graph.indptr.astype(np.int64)), kind="stable")
+        return {G.nodes[v]: colors[v] for v in order.tolist()}
+
+    @staticmethod
     def triangles(G, nodes=None):
         if G.nx.is_directed():
             _unsupported("triangles of a directed graph")
@@ -445,6 +459,8 @@ _FUNCTIONS = {
     "bfs_edges": "bfs (lang-examples/bfs.irgl), networkx's edge order rebuilt from the levels",
     "bfs_layers": "bfs (lang-examples/bfs.irgl), once per source",
     "triangles": "tc_per_vertex (lang-examples/tc_per_vertex.irgl)",
+    "greedy_color": "coloring (lang-examples/coloring.irgl) with its ranks by degree, which "
+                    "colours as the sequential greedy does: strategy \"largest_first\" only",
     "betweenness_centrality": "bc (lang-examples/bc.irgl), unweighted",
     "jaccard_coefficient": "jaccard (lang-examples/jaccard.irgl), once per first node of "
                            "a run of pairs",

@@ -23,6 +23,7 @@ tests=(
   algorithms/centrality/tests/test_betweenness_centrality.py
   algorithms/tests/test_link_prediction.py
   algorithms/community/tests/test_louvain.py
+  algorithms/coloring/tests/test_coloring.py
 )
 cd "$here"
 PYTHONPATH="$here${PYTHONPATH:+:$PYTHONPATH}" exec "$python" -m pytest -q -p no:cacheprovider \
