@@ -31,21 +31,6 @@ constexpr int kExitPass = 0;
 constexpr int kExitFail = 1;
 constexpr int kExitCannotCheck = 2;
 
-// The algorithms irgl-check verifies (the result format also knows "vector",
-// which is an input, not a result to check).
-constexpr std::string_view kAlgorithms[] = {
-    "bfs", "sssp", "sssp_real", "cc",       "scc", "pr",     "kcore",
-    "tc",  "tc_per_vertex",     "spmv",     "mis", "coloring", "bc", "jaccard",
-    "louvain"};
-constexpr const char* kAlgorithmList =
-    "bfs, sssp, sssp_real, cc, scc, pr, kcore, tc, tc_per_vertex, spmv, mis, coloring, bc, "
-    "jaccard or louvain";
-
-constexpr double kDefaultPagerankTolerance = 1e-4;
-constexpr double kDefaultSpmvTolerance = 1e-5;
-constexpr double kDefaultBetweennessTolerance = 1e-9;
-constexpr double kDefaultJaccardTolerance = 1e-12;
-constexpr double kDefaultRealDistanceTolerance = 1e-12;
 // Louvain's communities depend on the order of its moves: networkx's
 // random orders spread over 7.6% of modularity on west0067 (67 vertices),
 // 0.5% on a 30 x 30 grid. louvain.irgl's parallel order lands 4.4% below
@@ -54,6 +39,57 @@ constexpr double kDefaultRealDistanceTolerance = 1e-12;
 constexpr double kDefaultModularityTolerance = 0.05;
 constexpr double kDefaultResolution = 1;
 constexpr double kDefaultLouvainThreshold = 1e-7;
+constexpr double kNoTolerance = -1;
+
+// The algorithms irgl-check verifies (the result format also knows "vector",
+// which is an input, not a result to check), whether each takes a --source,
+// and its default --tolerance (kNoTolerance: it takes none). Every list of
+// names in the messages is read from here.
+struct AlgorithmRules {
+  std::string_view name;
+  bool takes_source;
+  double default_tolerance;
+};
+constexpr AlgorithmRules kAlgorithms[] = {
+    {"bfs", true, kNoTolerance},
+    {"sssp", true, kNoTolerance},
+    {"sssp_real", true, 1e-12},
+    {"cc", false, kNoTolerance},
+    {"scc", false, kNoTolerance},
+    {"pr", false, 1e-4},
+    {"kcore", false, kNoTolerance},
+    {"tc", false, kNoTolerance},
+    {"tc_per_vertex", false, kNoTolerance},
+    {"spmv", false, 1e-5},
+    {"mis", false, kNoTolerance},
+    {"coloring", false, kNoTolerance},
+    {"bc", true, 1e-9},
+    {"jaccard", true, 1e-12},
+    {"louvain", false, kDefaultModularityTolerance},
+};
+
+const AlgorithmRules* rules_of(std::string_view algorithm) {
+  for (const AlgorithmRules& rules : kAlgorithms)
+    if (rules.name == algorithm) return &rules;
+  return nullptr;
+}
+
+// "a, b and c" (`last` "or" for "a, b or c") of the algorithms that `keep`.
+template <class Keep>
+std::string algorithm_names(Keep keep, const char* last = "and") {
+  std::vector<std::string_view> names;
+  for (const AlgorithmRules& rules : kAlgorithms)
+    if (keep(rules)) names.push_back(rules.name);
+  std::string text;
+  for (size_t i = 0; i < names.size(); ++i)
+    text += std::string(i == 0 ? "" : i + 1 == names.size() ? std::string(" ") + last + " " : ", ") +
+            std::string(names[i]);
+  return text;
+}
+
+std::string algorithm_list() {
+  return algorithm_names([](const AlgorithmRules&) { return true; }, "or");
+}
 
 constexpr const char* kUsage =
     "usage: irgl-check [graph options] --algorithm ALGO [options] GRAPH RESULT\n"
@@ -169,14 +205,9 @@ std::optional<uint64_t> option_or_field(const std::string& text, const char* opt
   return value;
 }
 
-// The algorithms that take a --source and a --tolerance.
-bool takes_source(const std::string& algorithm) {
-  return algorithm == "bfs" || algorithm == "sssp" || algorithm == "sssp_real" ||
-         algorithm == "bc" || algorithm == "jaccard";
-}
+bool takes_source(const std::string& algorithm) { return rules_of(algorithm)->takes_source; }
 bool takes_tolerance(const std::string& algorithm) {
-  return algorithm == "pr" || algorithm == "spmv" || algorithm == "sssp_real" ||
-         algorithm == "bc" || algorithm == "jaccard" || algorithm == "louvain";
+  return rules_of(algorithm)->default_tolerance != kNoTolerance;
 }
 
 // Rejects options that the algorithm does not use, so a mistyped command
@@ -187,15 +218,15 @@ void reject_unused_options(const CheckOptions& options) {
     bool given;
     bool used;
     const char* name;
-    const char* users;
+    std::string users;
   } rules[] = {
       {!options.source.empty(), takes_source(algorithm), "--source",
-       "bfs, sssp, sssp_real, bc and jaccard"},
+       algorithm_names([](const AlgorithmRules& r) { return r.takes_source; })},
       {!options.sources.empty(), algorithm == "bc", "--sources", "bc"},
       {!options.endpoints.empty(), algorithm == "bc", "--endpoints", "bc"},
       {!options.k.empty(), algorithm == "kcore", "--k", "kcore"},
       {!options.tolerance.empty(), takes_tolerance(algorithm), "--tolerance",
-       "pr, spmv, sssp_real, bc, jaccard and louvain"},
+       algorithm_names([](const AlgorithmRules& r) { return r.default_tolerance != kNoTolerance; })},
       {!options.damping.empty(), algorithm == "pr", "--damping", "pr"},
       {!options.resolution.empty(), algorithm == "louvain", "--resolution", "louvain"},
       {!options.threshold.empty(), algorithm == "louvain", "--threshold", "louvain"},
@@ -221,16 +252,6 @@ struct CheckSettings {
   uint64_t max_shown = 0;
   std::string x_file;  // spmv
 };
-
-// The --tolerance an algorithm uses by default.
-double default_tolerance(const std::string& algorithm) {
-  if (algorithm == "pr") return kDefaultPagerankTolerance;
-  if (algorithm == "spmv") return kDefaultSpmvTolerance;
-  if (algorithm == "bc") return kDefaultBetweennessTolerance;
-  if (algorithm == "sssp_real") return kDefaultRealDistanceTolerance;
-  if (algorithm == "louvain") return kDefaultModularityTolerance;
-  return kDefaultJaccardTolerance;
-}
 
 // The option value if given, else the result file's real header field
 // `key`, else `fallback`; the two must agree when both are present.
@@ -285,7 +306,7 @@ CheckSettings settle(const CheckOptions& options, const ResultFile& result) {
   }
   if (takes_tolerance(algorithm))
     settings.tolerance = options.tolerance.empty()
-                             ? default_tolerance(algorithm)
+                             ? rules_of(algorithm)->default_tolerance
                              : parse_real_option(options.tolerance, "--tolerance");
   if (algorithm == "pr") {
     settings.damping = options.damping.empty() ? PagerankParams().damping
@@ -401,7 +422,7 @@ bool parse_options(int argc, char** argv, CheckOptions& options) {
   check.add_options()
       ("help,h", "print this help and exit")
       ("algorithm,a", po::value(&options.algorithm),
-       (std::string(kAlgorithmList) + " (required)").c_str())
+       (algorithm_list() + " (required)").c_str())
       ("source", po::value(&options.source),
        "bfs, sssp, sssp_real, jaccard: the source vertex; bc: the first source (default: the "
        "result's '# source'; bc: 0)")
@@ -445,11 +466,10 @@ bool parse_options(int argc, char** argv, CheckOptions& options) {
   if (options.graph_source.empty() || options.result_path.empty())
     throw InputError::in(kTool, "expected a GRAPH and a RESULT file (see --help)");
   if (options.algorithm.empty())
-    throw InputError::in("--algorithm", std::string("missing (") + kAlgorithmList + ")");
-  if (std::find(std::begin(kAlgorithms), std::end(kAlgorithms), options.algorithm) ==
-      std::end(kAlgorithms))
+    throw InputError::in("--algorithm", "missing (" + algorithm_list() + ")");
+  if (!rules_of(options.algorithm))
     throw InputError::in("--algorithm", "unknown algorithm '" + options.algorithm +
-                                            "' (expected " + kAlgorithmList + ")");
+                                            "' (expected " + algorithm_list() + ")");
   reject_unused_options(options);
   return true;
 }
