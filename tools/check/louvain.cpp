@@ -116,7 +116,7 @@ double modularity(const CsrGraph& graph, const std::vector<int64_t>& labels, dou
 }
 
 std::vector<int64_t> reference_louvain(const CsrGraph& graph, double resolution,
-                                       double threshold) {
+                                       double threshold, uint64_t max_levels) {
   WeightedGraph level = weighted_view(graph);
   double total_weight = 0;
   for (double s : level.strength) total_weight += s;
@@ -124,7 +124,7 @@ std::vector<int64_t> reference_louvain(const CsrGraph& graph, double resolution,
   for (uint64_t v = 0; v < labels.size(); ++v) labels[v] = static_cast<int64_t>(v);
   if (total_weight == 0) return labels;
   double quality = modularity(graph, labels, resolution);
-  while (true) {
+  for (uint64_t done = 0; max_levels == 0 || done < max_levels; ++done) {
     std::vector<uint32_t> community(level.strength.size());
     for (uint32_t v = 0; v < community.size(); ++v) community[v] = v;
     if (!move_vertices(level, total_weight, resolution, community)) return labels;
@@ -134,6 +134,7 @@ std::vector<int64_t> reference_louvain(const CsrGraph& graph, double resolution,
     if (next - quality <= threshold) return labels;
     quality = next;
   }
+  return labels;
 }
 
 }  // namespace irgl::check

@@ -23,8 +23,9 @@ double modularity(const CsrGraph& graph, const std::vector<int64_t>& labels, dou
 // The Louvain method as networkx's louvain_communities runs it, but
 // visiting vertices in id order instead of a random one: moves that gain
 // modularity until none does, then communities merged into vertices, until
-// a level gains at most `threshold`. Returns a community per vertex.
+// a level gains at most `threshold` or `max_levels` levels ran (0: no
+// limit). Returns a community per vertex.
 std::vector<int64_t> reference_louvain(const CsrGraph& graph, double resolution,
-                                       double threshold);
+                                       double threshold, uint64_t max_levels = 0);
 
 }  // namespace irgl::check

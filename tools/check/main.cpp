@@ -146,12 +146,13 @@ constexpr const char* kRules =
     "         (an edge u -> v joins u and v with its weight, 1 when unweighted;\n"
     "         a self-loop counts twice in its vertex's weight); passes when their modularity is at least that of\n"
     "         irgl-check's sequential Louvain (vertices in id order) less T times\n"
-    "         its magnitude, T = --tolerance (default 0.05); --resolution and\n"
-    "         --threshold as the program's\n"
-    "--source, --sources, --endpoints, --k, --resolution and --threshold default\n"
-    "to the result file's '# source', '# sources', '# endpoints', '# k',\n"
-    "'# resolution' and '# threshold' fields (bc: source 0, every vertex, no\n"
-    "endpoints; louvain: resolution 1, threshold 1e-7).\n"
+    "         its magnitude, T = --tolerance (default 0.05); --resolution,\n"
+    "         --threshold and --max-levels as the program's\n"
+    "--source, --sources, --endpoints, --k, --resolution, --threshold and\n"
+    "--max-levels default to the result file's '# source', '# sources',\n"
+    "'# endpoints', '# k', '# resolution', '# threshold' and '# max_levels'\n"
+    "fields (bc: source 0, every vertex, no endpoints; louvain: resolution 1,\n"
+    "threshold 1e-7, no level limit).\n"
     "\n"
     "Exit status: 0 correct, 1 wrong (mismatches on stdout), 2 the check could not\n"
     "be made (bad option, unreadable or malformed graph or result file).\n";
@@ -167,6 +168,7 @@ struct CheckOptions {
   std::string damping;
   std::string resolution;
   std::string threshold;
+  std::string max_levels;
   std::string x_file;
   std::string max_mismatches = "10";
   std::string graph_source;
@@ -230,6 +232,7 @@ void reject_unused_options(const CheckOptions& options) {
       {!options.damping.empty(), algorithm == "pr", "--damping", "pr"},
       {!options.resolution.empty(), algorithm == "louvain", "--resolution", "louvain"},
       {!options.threshold.empty(), algorithm == "louvain", "--threshold", "louvain"},
+      {!options.max_levels.empty(), algorithm == "louvain", "--max-levels", "louvain"},
       {!options.x_file.empty(), algorithm == "spmv", "--x", "spmv"},
   };
   for (const auto& rule : rules)
@@ -249,6 +252,7 @@ struct CheckSettings {
   double damping = 0;              // pr
   double resolution = 0;           // louvain
   double threshold = 0;            // louvain
+  uint64_t max_levels = 0;         // louvain: 0 for no limit
   uint64_t max_shown = 0;
   std::string x_file;  // spmv
 };
@@ -303,6 +307,8 @@ CheckSettings settle(const CheckOptions& options, const ResultFile& result) {
                                                "resolution", kDefaultResolution);
     settings.threshold = real_option_or_field(options.threshold, "--threshold", result,
                                               "threshold", kDefaultLouvainThreshold);
+    settings.max_levels =
+        option_or_field(options.max_levels, "--max-levels", result, "max_levels").value_or(0);
   }
   if (takes_tolerance(algorithm))
     settings.tolerance = options.tolerance.empty()
@@ -406,7 +412,7 @@ Verdict check_result(const CheckSettings& settings, const ResultFile& result,
   if (algorithm == "louvain") {
     description += " at resolution " + format_real(settings.resolution);
     const double reference = modularity(
-        graph, reference_louvain(graph, settings.resolution, settings.threshold),
+        graph, reference_louvain(graph, settings.resolution, settings.threshold, settings.max_levels),
         settings.resolution);
     return compare_modularity(reference, modularity(graph, result.signed_values, settings.resolution),
                               settings.tolerance);
@@ -442,6 +448,8 @@ bool parse_options(int argc, char** argv, CheckOptions& options) {
       ("threshold", po::value(&options.threshold),
        "louvain: the least modularity gain of a level (default: the result's '# threshold'; "
        "1e-7)")
+      ("max-levels", po::value(&options.max_levels),
+       "louvain: the most levels, 0 for no limit (default: the result's '# max_levels'; 0)")
       ("x", po::value(&options.x_file),
        "spmv: read x from this result file ('# algorithm vector', one value per vertex)")
       ("max-mismatches",

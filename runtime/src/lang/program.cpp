@@ -207,10 +207,11 @@ class ResultFileWriter : public TypedOutputWriter<ResultFileWriter> {
     return count_++ == 0 ? path_ : path_ + "." + name;
   }
   // The first output is the program's result; another is named after the
-  // program and itself ("louvain_modularity"), so that its shape need not
-  // be the result format's of the program's name.
+  // program and itself ("louvain-modularity"), so that its shape need not
+  // be the result format's of the program's name. No known format has a
+  // '-' (tc's output per_vertex is not tc_per_vertex's result).
   std::string algorithm_of(const std::string& name) const {
-    const std::string own = algorithm_ + "_" + name;
+    const std::string own = algorithm_ + "-" + name;
     return count_ > 0 && is_valid_field_key(own) ? own : algorithm_;
   }
   template <class T>
