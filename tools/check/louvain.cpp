@@ -1,5 +1,7 @@
 #include "louvain.h"
 
+#include "reference.h"
+
 #include <unordered_map>
 #include <utility>
 
@@ -13,14 +15,6 @@ struct WeightedGraph {
   std::vector<double> strength;  // a vertex's edge weight, its merged self-loop included
 };
 
-double weight_of(const CsrGraph& graph, EdgeId e) {
-  switch (graph.weight_type) {
-    case WeightType::int32: return graph.out_weight<int32_t>(e);
-    case WeightType::float32: return graph.out_weight<float>(e);
-    default: return 1;
-  }
-}
-
 WeightedGraph weighted_view(const CsrGraph& graph) {
   WeightedGraph view;
   const uint64_t n = graph.num_vertices();
@@ -29,7 +23,7 @@ WeightedGraph weighted_view(const CsrGraph& graph) {
   for (uint64_t u = 0; u < n; ++u)
     for (EdgeId e = graph.out_offsets[u]; e < graph.out_offsets[u + 1]; ++e) {
       const uint32_t v = graph.out_targets[e];
-      const double w = weight_of(graph, e);
+      const double w = weight_as_double(graph, e);
       view.strength[u] += w;  // a self-loop twice: it meets u at both ends
       view.strength[v] += w;
       if (v == u) continue;
@@ -100,7 +94,7 @@ double modularity(const CsrGraph& graph, const std::vector<int64_t>& labels, dou
   for (uint64_t u = 0; u < graph.num_vertices(); ++u)
     for (EdgeId e = graph.out_offsets[u]; e < graph.out_offsets[u + 1]; ++e) {
       const uint32_t v = graph.out_targets[e];
-      const double w = weight_of(graph, e);
+      const double w = weight_as_double(graph, e);
       total_weight += 2 * w;
       inside_and_total[labels[u]].second += w;
       inside_and_total[labels[v]].second += w;

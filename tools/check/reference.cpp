@@ -247,6 +247,8 @@ class BrandesAccumulator {
   std::vector<VertexId> order_;     // reached vertices, by level
 };
 
+}  // namespace
+
 double weight_as_double(const CsrGraph& graph, EdgeId e) {
   switch (graph.weight_type) {
     case WeightType::none: return 1.0;
@@ -255,8 +257,6 @@ double weight_as_double(const CsrGraph& graph, EdgeId e) {
   }
   return 1.0;
 }
-
-}  // namespace
 
 UndirectedGraph::UndirectedGraph(const CsrGraph& graph)
     : csr_(simple_topology(graph, /*symmetrize=*/true)) {}

@@ -117,6 +117,10 @@ struct SpmvResult {
 // x must have one entry per vertex. Parallel, in double precision.
 SpmvResult reference_spmv(const CsrGraph& graph, const std::vector<double>& x);
 
+// Out-edge e's weight as a double: its int32 or float value, 1 when the
+// graph is unweighted.
+double weight_as_double(const CsrGraph& graph, EdgeId e);
+
 // How many sources betweenness centrality sums over: `sources` when it is
 // between 1 and n - 1, otherwise (0, or n or more) every vertex, n.
 uint64_t betweenness_source_count(uint64_t n, uint64_t sources);
