@@ -31,8 +31,7 @@ Entry host_entry(const LibraryTarget& target) {
   return {"run", "Result", "std::vector", target.read_field};
 }
 
-const Entry device_entry{"run_on_device", "DeviceResult", "irgl::gpu::DeviceBuffer",
-                         ".device_copy()"};
+const Entry device_entry{"run_on_device", "DeviceResult", "irgl::gpu::DeviceBuffer", ".take()"};
 
 // "Result run(const Graph& irgl_graph, parameters...)".
 std::string library_signature(const Module& module, const LibraryTarget& target, const Entry& entry,

@@ -1,5 +1,9 @@
-// Out-of-line parts of device_buffer.h: the fill kernel and size checks.
+// Out-of-line parts of device_buffer.h: the fill kernel, size checks and
+// the per-device memory pools.
+#include <cstdint>
 #include <cstring>
+#include <mutex>
+#include <vector>
 
 #include "irgl/gpu/device_buffer.h"
 #include "irgl/gpu/launch.cuh"
@@ -50,15 +54,98 @@ int current_device() {
   return device;
 }
 
-void free_on(int device, void* data) noexcept {
-  int current = device;
-  if (cudaGetDevice(&current) == cudaSuccess && current != device &&
-      cudaSetDevice(device) == cudaSuccess) {
-    cudaFree(data);
-    cudaSetDevice(current);
-    return;
+namespace {
+
+// The pools of pooled() buffers, one per device, created on first use and
+// kept for the life of the process (destroying them at exit could run after
+// the CUDA context is gone). A device without memory pools gets none.
+struct DevicePools {
+  std::mutex mutex;
+  std::vector<cudaMemPool_t> pools;      // by device; nullptr: not created
+  std::vector<bool> unsupported;         // by device
+};
+
+DevicePools& device_pools() {
+  static DevicePools* pools = new DevicePools;  // never destroyed, as above
+  return *pools;
+}
+
+cudaMemPool_t create_pool(int device) {
+  int supported = 0;
+  IRGL_CUDA_CHECK(cudaDeviceGetAttribute(&supported, cudaDevAttrMemoryPoolsSupported, device));
+  if (!supported) return nullptr;
+  cudaMemPoolProps props{};
+  props.allocType = cudaMemAllocationTypePinned;
+  props.location.type = cudaMemLocationTypeDevice;
+  props.location.id = device;
+  cudaMemPool_t pool = nullptr;
+  IRGL_CUDA_CHECK(cudaMemPoolCreate(&pool, &props));
+  // Keep freed memory at synchronisations: reuse is what the pool is for.
+  uint64_t keep_all = UINT64_MAX;
+  IRGL_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep_all));
+  return pool;
+}
+
+// The pool of `device`, or nullptr when it has none.
+cudaMemPool_t pool_of(int device) {
+  DevicePools& all = device_pools();
+  const std::lock_guard<std::mutex> lock(all.mutex);
+  const size_t index = static_cast<size_t>(device);
+  if (all.pools.size() <= index) {
+    all.pools.resize(index + 1, nullptr);
+    all.unsupported.resize(index + 1, false);
   }
-  cudaFree(data);
+  if (all.pools[index] == nullptr && !all.unsupported[index]) {
+    all.pools[index] = create_pool(device);
+    all.unsupported[index] = all.pools[index] == nullptr;
+  }
+  return all.pools[index];
+}
+
+// Hands the current device's pool memory that no buffer holds back to the
+// device (after the frees queued on it have run); whether it had a pool.
+bool trim_current_pool() {
+  const int device = current_device();
+  cudaMemPool_t pool = nullptr;
+  {
+    DevicePools& all = device_pools();
+    const std::lock_guard<std::mutex> lock(all.mutex);
+    if (static_cast<size_t>(device) < all.pools.size()) pool = all.pools[device];
+  }
+  if (pool == nullptr) return false;
+  IRGL_CUDA_CHECK(cudaDeviceSynchronize());
+  IRGL_CUDA_CHECK(cudaMemPoolTrimTo(pool, 0));
+  return true;
+}
+
+}  // namespace
+
+bool allocate(void** data, size_t bytes, bool pooled) {
+  if (pooled) {
+    if (cudaMemPool_t pool = pool_of(current_device())) {
+      IRGL_CUDA_CHECK(cudaMallocFromPoolAsync(data, bytes, pool, 0));
+      return true;
+    }
+  }
+  cudaError_t status = cudaMalloc(data, bytes);
+  if (status == cudaErrorMemoryAllocation) {
+    cudaGetLastError();  // not sticky: consume it before trying again
+    if (trim_current_pool()) status = cudaMalloc(data, bytes);
+  }
+  if (status != cudaSuccess)
+    throw_cuda_error(status, "cudaMalloc(data, bytes)", __FILE__, __LINE__);
+  return false;
+}
+
+void free_on(int device, void* data, bool pooled) noexcept {
+  int current = device;
+  const bool switch_device = cudaGetDevice(&current) == cudaSuccess && current != device &&
+                             cudaSetDevice(device) == cudaSuccess;
+  if (pooled)
+    cudaFreeAsync(data, 0);
+  else
+    cudaFree(data);
+  if (switch_device) cudaSetDevice(current);
 }
 
 void check_transfer_size(const char* operation, size_t count, size_t size) {

@@ -137,6 +137,50 @@ TEST(DeviceBuffer, ResetReallocates) {
   EXPECT_EQ(buffer.data(), nullptr);
 }
 
+// The free bytes of the current device, once queued frees have run.
+size_t device_free_bytes() {
+  IRGL_CUDA_CHECK(cudaDeviceSynchronize());
+  size_t free = 0, total = 0;
+  IRGL_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+  return free;
+}
+
+TEST(DeviceBuffer, PooledMemoryIsKeptAndReused) {
+  IRGL_REQUIRE_GPU();
+  const size_t count = (size_t{256} << 20) / sizeof(uint32_t);  // 256 MiB
+  {
+    auto first = DeviceBuffer<uint32_t>::pooled(count);
+    ASSERT_TRUE(first.is_pooled());
+    first.fill(7);
+    expect_filled(first, 7u);
+  }
+  const size_t free_with_pool = device_free_bytes();  // the pool kept the 256 MiB
+  auto second = DeviceBuffer<uint32_t>::pooled(count);
+  second.fill(9);
+  expect_filled(second, 9u);
+  EXPECT_EQ(device_free_bytes(), free_with_pool) << "the second buffer took new memory";
+  DeviceBuffer<uint32_t> moved(std::move(second));
+  EXPECT_TRUE(moved.is_pooled());
+  moved.reset(count / 2);  // stays pooled
+  EXPECT_TRUE(moved.is_pooled());
+  moved.fill(3);
+  expect_filled(moved, 3u);
+  EXPECT_FALSE(DeviceBuffer<uint32_t>(16).is_pooled());
+}
+
+TEST(DeviceBuffer, PlainAllocationTakesBackWhatThePoolKeeps) {
+  IRGL_REQUIRE_GPU();
+  // Most of the device in the pool, freed but kept: a plain allocation of
+  // as much only fits once the pool hands it back.
+  const size_t bytes = device_free_bytes() / 10 * 6;
+  { auto kept = DeviceBuffer<uint8_t>::pooled(bytes); }
+  ASSERT_LT(device_free_bytes(), bytes) << "the pool did not keep the memory";
+  DeviceBuffer<uint8_t> plain(bytes);
+  plain.fill(1);
+  IRGL_CUDA_CHECK(cudaDeviceSynchronize());
+  EXPECT_FALSE(plain.is_pooled());
+}
+
 TEST(DeviceBuffer, TransfersLargerThanTheBufferThrow) {
   IRGL_REQUIRE_GPU();
   DeviceBuffer<int> buffer(4);

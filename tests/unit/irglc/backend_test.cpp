@@ -381,7 +381,7 @@ TEST(irglcCudaBackend, LibraryModeWritesAHeaderAndNoMain) {
   EXPECT_NE(code.header.find("DeviceResult run_on_device(const irgl::gpu::DeviceGraph& irgl_graph, "
                              "Node source = 0);"),
             std::string::npos);
-  EXPECT_NE(code.source.find("  irgl_result.level = level.device_copy();\n"), std::string::npos);
+  EXPECT_NE(code.source.find("  irgl_result.level = level.take();\n"), std::string::npos);
 }
 
 TEST(irglcBackends, HostIfElseKeepsItsStructure) {

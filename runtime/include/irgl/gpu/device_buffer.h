@@ -3,6 +3,7 @@
 //   DeviceBuffer<uint32_t> labels(n);        // cudaMalloc, uninitialised
 //   labels.fill(kInfinity, stream);           // asynchronous
 //   std::vector<uint32_t> host = labels.download(stream);  // waits for stream
+//   auto output = DeviceBuffer<uint32_t>::pooled(n);  // reused memory, see below
 //
 // Every call that can fail throws CudaError (see check.h). Objects are not
 // thread-safe; distinct objects may be used from distinct host threads.
@@ -10,6 +11,16 @@
 // default stream, which also waits for work on other blocking streams.
 // Destructors free without synchronizing beyond what cudaFree does itself
 // (it waits for the device to finish work that may use the memory).
+//
+// Pooled buffers come from a stream-ordered pool per device (cudaMallocAsync
+// on the legacy default stream) that keeps freed memory: storage allocated
+// and freed on every call, such as a library's outputs handed to its caller,
+// then costs neither cudaMalloc's mapping nor cudaFree's unmapping and
+// device-wide wait. Their destructor frees in the order of the legacy
+// default stream (after work on it and on blocking streams): work on a
+// non-blocking stream that reads the buffer must be finished first. A plain
+// allocation that finds the device full hands the pools' unused memory back
+// and tries once more.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -40,9 +51,15 @@ void check_transfer_size(const char* operation, size_t count, size_t size);
 // The current device (cudaGetDevice); throws CudaError.
 int current_device();
 
-// cudaFree(data) on `device`, restoring the current device after; errors
-// are ignored (destructors call it).
-void free_on(int device, void* data) noexcept;
+// cudaFree(data) on `device` (cudaFreeAsync on the legacy default stream
+// for `pooled` memory), restoring the current device after; errors are
+// ignored (destructors call it).
+void free_on(int device, void* data, bool pooled) noexcept;
+
+// `bytes` of device memory on the current device: cudaMalloc, or from the
+// device's pool when `pooled` and the device supports memory pools (returns
+// whether it did). Throws CudaError.
+bool allocate(void** data, size_t bytes, bool pooled);
 
 }  // namespace detail
 
@@ -58,17 +75,26 @@ class DeviceBuffer {
   // A copy of `host` (synchronous).
   explicit DeviceBuffer(const std::vector<T>& host) : DeviceBuffer(host.size()) { upload(host); }
   ~DeviceBuffer() { release(); }
+  // `count` uninitialised elements from the current device's pool (see the
+  // file comment), ordered on the legacy default stream.
+  static DeviceBuffer pooled(size_t count) {
+    DeviceBuffer buffer;
+    buffer.allocate(count, true);
+    return buffer;
+  }
 
   DeviceBuffer(DeviceBuffer&& other) noexcept
       : data_(std::exchange(other.data_, nullptr)),
         size_(std::exchange(other.size_, 0)),
-        device_(other.device_) {}
+        device_(other.device_),
+        pooled_(other.pooled_) {}
   DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
     if (this != &other) {
       release();
       data_ = std::exchange(other.data_, nullptr);
       size_ = std::exchange(other.size_, 0);
       device_ = other.device_;
+      pooled_ = other.pooled_;
     }
     return *this;
   }
@@ -84,13 +110,18 @@ class DeviceBuffer {
   // storage kept between runs that may switch devices (a library's
   // file-scope vertex data) is reallocated when it is not.
   bool on_current_device() const { return data_ == nullptr || device_ == detail::current_device(); }
+  // Whether its memory came from a pool (pooled() on a device with pools).
+  bool is_pooled() const { return pooled_; }
+  // The device its memory is on (meaningless when empty).
+  int device() const { return device_; }
 
   // Replaces the storage by `count` uninitialised elements (frees first, so
   // the old and new allocations never coexist). No-op when count == size().
   void reset(size_t count) {
     if (count == size_) return;
+    const bool pooled = pooled_;
     release();
-    allocate(count);
+    allocate(count, pooled);
   }
 
   // Copies host[0, count) to elements [0, count); count <= size(). The
@@ -126,16 +157,6 @@ class DeviceBuffer {
     download_async(host, count, stream);
     IRGL_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
-  // A copy in new device memory on the current device (which must be this
-  // buffer's), after waiting for `stream`.
-  DeviceBuffer clone(cudaStream_t stream = 0) const {
-    DeviceBuffer copy(size_);
-    if (size_ != 0) {
-      IRGL_CUDA_CHECK(cudaMemcpyAsync(copy.data_, data_, bytes(), cudaMemcpyDeviceToDevice, stream));
-      IRGL_CUDA_CHECK(cudaStreamSynchronize(stream));
-    }
-    return copy;
-  }
   // The first `count` elements (default: all), after waiting for `stream`.
   std::vector<T> download(cudaStream_t stream = 0) const { return download_prefix(size_, stream); }
   std::vector<T> download_prefix(size_t count, cudaStream_t stream = 0) const {
@@ -157,23 +178,25 @@ class DeviceBuffer {
   }
 
  private:
-  void allocate(size_t count) {
+  void allocate(size_t count, bool pooled = false) {
+    pooled_ = false;
     if (count == 0) return;
-    IRGL_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&data_), count * sizeof(T)));
+    pooled_ = detail::allocate(reinterpret_cast<void**>(&data_), count * sizeof(T), pooled);
     size_ = count;
     device_ = detail::current_device();
   }
   void release() noexcept {
     // Errors are ignored: after a sticky device error every call fails, and
     // a destructor must not throw.
-    if (data_ != nullptr) detail::free_on(device_, data_);
+    if (data_ != nullptr) detail::free_on(device_, data_, pooled_);
     data_ = nullptr;
     size_ = 0;
   }
 
   T* data_ = nullptr;
   size_t size_ = 0;
-  int device_ = 0;  // where data_ was allocated
+  int device_ = 0;       // where data_ was allocated
+  bool pooled_ = false;  // from the device's pool: freed with cudaFreeAsync
 };
 
 // Page-locked (pinned) host memory: transfers to and from it are truly

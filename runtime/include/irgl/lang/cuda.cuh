@@ -76,17 +76,24 @@ class DeviceData {
 
   NodeArray<T> view() { return {buffer_.data()}; }
   std::vector<T> download() const { return buffer_.download(); }
-  // A copy on the GPU that the next run does not overwrite (a library's
-  // run_on_device()).
-  gpu::DeviceBuffer<T> device_copy() const { return buffer_.clone(); }
+  // The data itself, handed over once the GPU has written it (a library's
+  // run_on_device()): the next run sizes new storage, which the pool makes
+  // cheap once earlier outputs were freed.
+  gpu::DeviceBuffer<T> take() {
+    IRGL_CUDA_CHECK(cudaStreamSynchronize(0));
+    return std::move(buffer_);
+  }
   const std::string& name() const { return name_; }
 
  protected:
   // `count` values, unspecified until written.
-  // Kept between runs unless the count or the current device changed.
+  // Kept between runs unless the count or the current device changed, or a
+  // library call took it; pooled, for the calls that take it.
   void size_to(uint64_t count) {
-    if (buffer_.size() != count || !buffer_.on_current_device())
-      buffer_ = gpu::DeviceBuffer<T>(count);
+    if (buffer_.size() != count || !buffer_.on_current_device()) {
+      buffer_ = gpu::DeviceBuffer<T>();  // free before allocating
+      buffer_ = gpu::DeviceBuffer<T>::pooled(count);
+    }
   }
   gpu::DeviceBuffer<T> buffer_;
 
