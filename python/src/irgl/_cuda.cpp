@@ -78,30 +78,51 @@ template <class T>
 GpuArray<T> to_dlpack(irgl::gpu::DeviceBuffer<T>&& buffer, int device) {
   auto* owned = new irgl::gpu::DeviceBuffer<T>(std::move(buffer));
   nb::capsule owner(owned, [](void* p) noexcept {
-    delete static_cast<irgl::gpu::DeviceBuffer<T>*>(p);  // frees on its own GPU
+    auto* buffer = static_cast<irgl::gpu::DeviceBuffer<T>*>(p);
+    // A consumer may still read it on a stream of its own (a non-blocking
+    // one, which the pool's stream order does not cover): wait for the GPU
+    // before its memory goes back to the pool. Errors are ignored, as in
+    // any destructor.
+    int current = 0;
+    if (!buffer->empty() && cudaGetDevice(&current) == cudaSuccess &&
+        cudaSetDevice(buffer->device()) == cudaSuccess) {
+      cudaDeviceSynchronize();
+      cudaSetDevice(current);
+    }
+    delete buffer;  // frees on its own GPU
   });
   const size_t shape[1] = {owned->size()};
   return {owned->data(), 1, shape, owner, nullptr, nb::dtype<T>(), nb::device::cuda::value, device};
 }
 
-// A program's vertex output: copied to a numpy array (its run()), or left
-// on the GPU (its run_on_device()).
-template <class ToHost, class OnDevice>
-nb::object vertex_output(const Uploaded& graph, bool on_device, ToHost to_host, OnDevice on_gpu_only) {
-  if (on_device) return nb::cast(to_dlpack(on_gpu(graph, on_gpu_only), graph->device()));
-  return nb::cast(to_numpy(on_gpu(graph, to_host)));
+// A vertex output taken from a run on the GPU, in host memory: written by
+// the copy alone (HostValues), on the graph's GPU without the GIL.
+template <class T>
+irgl::python::HostValues<T> to_host(irgl::gpu::DeviceBuffer<T>&& on_gpu) {
+  irgl::python::HostValues<T> host(on_gpu.size());
+  on_gpu.download(host.data(), host.size());
+  return host;
+}
+
+// A program's vertex output, left on the GPU (on_device) or copied to a
+// numpy array: `run_on_device` runs the program and returns the output's
+// device buffer.
+template <class RunOnDevice>
+nb::object vertex_output(const Uploaded& graph, bool on_device, RunOnDevice run_on_device) {
+  if (on_device) return nb::cast(to_dlpack(on_gpu(graph, run_on_device), graph->device()));
+  auto copied = [&](const auto& g) { return to_host(run_on_device(g)); };
+  return nb::cast(to_numpy(on_gpu(graph, copied)));
 }
 
 // Binds a program with one vertex output as name(graph, parameters...,
-// on_device): its run() copies the output to a numpy array, its
-// run_on_device() leaves it on the GPU.
-template <auto Run, auto RunOnDevice, auto Output, auto DeviceOutput, class... Parameters>
+// on_device): its run_on_device() leaves the output on the GPU, handed to
+// DLPack or copied to numpy.
+template <auto RunOnDevice, auto DeviceOutput, class... Parameters>
 void def_vertex_program(nb::module_& m, const char* name) {
   m.def(name, [](const Uploaded& graph, Parameters... parameters, bool on_device) {
-    return vertex_output(
-        graph, on_device,
-        [&](const auto& g) { return std::move(Run(g, parameters...).*Output); },
-        [&](const auto& g) { return std::move(RunOnDevice(g, parameters...).*DeviceOutput); });
+    return vertex_output(graph, on_device, [&](const auto& g) {
+      return std::move(RunOnDevice(g, parameters...).*DeviceOutput);
+    });
   });
 }
 
@@ -149,33 +170,25 @@ NB_MODULE(_cuda, m) {
   }, nb::arg("graph"), nb::arg("device"), nb::arg("in_edges"));
 
   // The programs with a vertex output: name(graph, parameters..., on_device).
-  def_vertex_program<irglc_bfs::run, irglc_bfs::run_on_device, &irglc_bfs::Result::level,
-                     &irglc_bfs::DeviceResult::level, uint32_t>(m, "bfs");
-  def_vertex_program<irglc_sssp::run, irglc_sssp::run_on_device, &irglc_sssp::Result::dist,
-                     &irglc_sssp::DeviceResult::dist, uint32_t>(m, "sssp");
-  def_vertex_program<irglc_sssp_real::run, irglc_sssp_real::run_on_device,
-                     &irglc_sssp_real::Result::dist, &irglc_sssp_real::DeviceResult::dist,
+  def_vertex_program<irglc_bfs::run_on_device, &irglc_bfs::DeviceResult::level, uint32_t>(m, "bfs");
+  def_vertex_program<irglc_sssp::run_on_device, &irglc_sssp::DeviceResult::dist,
+                     uint32_t>(m, "sssp");
+  def_vertex_program<irglc_sssp_real::run_on_device, &irglc_sssp_real::DeviceResult::dist,
                      uint32_t>(m, "sssp_real");
-  def_vertex_program<irglc_cc::run, irglc_cc::run_on_device, &irglc_cc::Result::component,
-                     &irglc_cc::DeviceResult::component>(m, "cc");
-  def_vertex_program<irglc_pr::run, irglc_pr::run_on_device, &irglc_pr::Result::rank,
-                     &irglc_pr::DeviceResult::rank, float, int>(m, "pr");
-  def_vertex_program<irglc_kcore::run, irglc_kcore::run_on_device, &irglc_kcore::Result::in_core,
-                     &irglc_kcore::DeviceResult::in_core, uint32_t>(m, "kcore");
-  def_vertex_program<irglc_scc::run, irglc_scc::run_on_device, &irglc_scc::Result::component,
-                     &irglc_scc::DeviceResult::component>(m, "scc");
-  def_vertex_program<irglc_mis::run, irglc_mis::run_on_device, &irglc_mis::Result::in_set,
-                     &irglc_mis::DeviceResult::in_set>(m, "mis");
-  def_vertex_program<irglc_coloring::run, irglc_coloring::run_on_device,
-                     &irglc_coloring::Result::color, &irglc_coloring::DeviceResult::color,
+  def_vertex_program<irglc_cc::run_on_device, &irglc_cc::DeviceResult::component>(m, "cc");
+  def_vertex_program<irglc_pr::run_on_device, &irglc_pr::DeviceResult::rank, float,
+                     int>(m, "pr");
+  def_vertex_program<irglc_kcore::run_on_device, &irglc_kcore::DeviceResult::in_core,
+                     uint32_t>(m, "kcore");
+  def_vertex_program<irglc_scc::run_on_device, &irglc_scc::DeviceResult::component>(m, "scc");
+  def_vertex_program<irglc_mis::run_on_device, &irglc_mis::DeviceResult::in_set>(m, "mis");
+  def_vertex_program<irglc_coloring::run_on_device, &irglc_coloring::DeviceResult::color,
                      bool>(m, "coloring");
-  def_vertex_program<irglc_tc_per_vertex::run, irglc_tc_per_vertex::run_on_device,
-                     &irglc_tc_per_vertex::Result::triangles,
+  def_vertex_program<irglc_tc_per_vertex::run_on_device,
                      &irglc_tc_per_vertex::DeviceResult::triangles>(m, "tc_per_vertex");
-  def_vertex_program<irglc_bc::run, irglc_bc::run_on_device, &irglc_bc::Result::centrality,
-                     &irglc_bc::DeviceResult::centrality, uint32_t, uint32_t, bool>(m, "bc");
-  def_vertex_program<irglc_jaccard::run, irglc_jaccard::run_on_device,
-                     &irglc_jaccard::Result::similarity, &irglc_jaccard::DeviceResult::similarity,
+  def_vertex_program<irglc_bc::run_on_device, &irglc_bc::DeviceResult::centrality, uint32_t,
+                     uint32_t, bool>(m, "bc");
+  def_vertex_program<irglc_jaccard::run_on_device, &irglc_jaccard::DeviceResult::similarity,
                      uint32_t>(m, "jaccard");
   m.def("tc", [](const Uploaded& g) {
     return on_gpu(g, [](const auto& graph) { return irglc_tc::run(graph); }).triangles;
@@ -183,16 +196,13 @@ NB_MODULE(_cuda, m) {
   // louvain: (each vertex's community, their modularity).
   m.def("louvain", [](const Uploaded& g, double resolution, double threshold, uint32_t max_levels,
                       uint32_t max_iterations, bool on_device) {
-    if (on_device) {
-      irglc_louvain::DeviceResult result = on_gpu(g, [&](const auto& graph) {
-        return irglc_louvain::run_on_device(graph, resolution, threshold, max_levels,
-                                            max_iterations);
-      });
-      return nb::make_tuple(to_dlpack(std::move(result.label), g->device()), result.modularity);
-    }
-    irglc_louvain::Result result = on_gpu(g, [&](const auto& graph) {
-      return irglc_louvain::run(graph, resolution, threshold, max_levels, max_iterations);
+    double modularity = 0;
+    nb::object labels = vertex_output(g, on_device, [&](const auto& graph) {
+      irglc_louvain::DeviceResult result =
+          irglc_louvain::run_on_device(graph, resolution, threshold, max_levels, max_iterations);
+      modularity = result.modularity;
+      return std::move(result.label);
     });
-    return nb::make_tuple(to_numpy(std::move(result.label)), result.modularity);
+    return nb::make_tuple(labels, modularity);
   });
 }
