@@ -263,11 +263,15 @@ CsrGraph build_csr(EdgeList&& edges, const BuildOptions& options) {
   graph.symmetric = edges.symmetric || options.symmetrize;
   graph.original_ids = std::move(edges.original_ids);
 
-  const VirtualEdges virtual_edges{edges, options.symmetrize, options.drop_self_loops};
+  // Edges that are already symmetric (a symmetric MatrixMarket file, a
+  // graph symmetrized before) list both directions: mirroring them again
+  // would count each edge twice beside the self-loops.
+  const bool mirror = options.symmetrize && !edges.symmetric;
+  const VirtualEdges virtual_edges{edges, mirror, options.drop_self_loops};
   {
     // Counting, scattering and placing: each edge three times.
     const progress::Phase phase(
-        options.symmetrize ? "symmetrizing and building the CSR" : "building the CSR",
+        mirror ? "symmetrizing and building the CSR" : "building the CSR",
         3 * virtual_edges.size());
     const Buckets buckets = choose_buckets(edges.num_vertices, virtual_edges.size());
     PartitionedEdges parts = partition_by_source(virtual_edges, buckets, weighted);

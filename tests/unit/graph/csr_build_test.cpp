@@ -217,6 +217,25 @@ TEST(BuildCsr, KeepsTheDeclaredSymmetry) {
   EXPECT_TRUE(build_csr(std::move(edges), {}).symmetric);
 }
 
+// Regression: a symmetric MatrixMarket file's edges, already listed both
+// ways by the loader, were mirrored again, so that off-diagonal entries
+// weighed twice beside the diagonal's self-loops.
+TEST(BuildCsr, SymmetrizeLeavesDeclaredSymmetricEdgesAlone) {
+  EdgeList edges =
+      weighted_edge_list<int32_t>(3, {{0, 1, 5}, {1, 0, 5}, {2, 2, 7}, {1, 2, 3}, {2, 1, 3}});
+  edges.symmetric = true;
+  BuildOptions options;
+  options.symmetrize = true;
+  const CsrGraph graph = build_csr(std::move(edges), options);
+  graph.validate();
+  EXPECT_EQ(weighted_out_lists<int32_t>(graph),
+            (WeightedLists<int32_t>{{{1, 5}}, {{0, 5}, {2, 3}}, {{1, 3}, {2, 7}}}));
+  EXPECT_TRUE(graph.symmetric);
+  // Nor does rebuilding a graph that was symmetrized before.
+  const CsrGraph again = rebuild(build_csr(edge_list(3, {{0, 1}, {1, 2}}), options), options);
+  EXPECT_EQ(out_lists(again), (Lists{{1}, {0, 2}, {1}}));
+}
+
 // A serial reference of build_csr's semantics, written independently.
 WeightedLists<int32_t> reference_lists(const EdgeList& edges, const BuildOptions& options) {
   WeightedLists<int32_t> lists(edges.num_vertices);
@@ -226,7 +245,7 @@ WeightedLists<int32_t> reference_lists(const EdgeList& edges, const BuildOptions
   for (uint64_t i = 0; i < edges.size(); ++i)
     if (!(options.drop_self_loops && edges.sources[i] == edges.targets[i]))
       add(edges.sources[i], edges.targets[i], edges.weights[i]);
-  if (options.symmetrize)
+  if (options.symmetrize && !edges.symmetric)
     for (uint64_t i = 0; i < edges.size(); ++i)
       if (edges.sources[i] != edges.targets[i])
         add(edges.targets[i], edges.sources[i], edges.weights[i]);
