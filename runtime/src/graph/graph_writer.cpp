@@ -241,8 +241,7 @@ void write_graph(const std::string& path, const CsrGraph& graph, OutputFormat fo
   file.commit();
 }
 
-void write_original_ids(const std::string& path, const CsrGraph& graph, bool overwrite) {
-  OutputFile file(path, overwrite);
+void write_original_ids(OutputFile& file, const CsrGraph& graph) {
   std::string text;
   for (uint64_t v = 0; v < graph.num_vertices(); ++v) {
     append_integer(text, graph.original_id(static_cast<VertexId>(v)));
@@ -253,6 +252,11 @@ void write_original_ids(const std::string& path, const CsrGraph& graph, bool ove
     }
   }
   file.write(text);
+}
+
+void write_original_ids(const std::string& path, const CsrGraph& graph, bool overwrite) {
+  OutputFile file(path, overwrite);
+  write_original_ids(file, graph);
   file.commit();
 }
 

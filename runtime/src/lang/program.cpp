@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <random>
 #include <sstream>
@@ -179,7 +180,8 @@ struct WrittenOutput {
 };
 
 // Writes recorded outputs as result files: the first to `path`, any others
-// to `path.NAME`.
+// to `path.NAME`, each to its temporary; commit() publishes them together,
+// so that a failed output (an existing file, a full disk) leaves none.
 class ResultFileWriter : public TypedOutputWriter<ResultFileWriter> {
  public:
   ResultFileWriter(std::string path, std::string algorithm, uint64_t vertices,
@@ -192,19 +194,36 @@ class ResultFileWriter : public TypedOutputWriter<ResultFileWriter> {
   template <class T>
   void values(const std::string& name, const std::vector<T>& values) {
     const std::string algorithm = algorithm_of(name);
-    const std::string path = next_path(name);
-    write_vertex_result(path, algorithm, values, options_);
-    written.push_back({name, path});
+    write_vertex_result(open(name), algorithm, values.data(), values.size(), options_.fields);
   }
-  void scalar(const std::string& name, uint64_t value) override { write_scalar(name, value); }
-  void signed_scalar(const std::string& name, int64_t value) override { write_scalar(name, value); }
-  void real_scalar(const std::string& name, double value) override { write_scalar(name, value); }
+  void scalar(const std::string& name, uint64_t value) override {
+    const std::string algorithm = algorithm_of(name);
+    write_scalar_result(open(name), algorithm, value, vertices_, options_.fields);
+  }
+  void signed_scalar(const std::string& name, int64_t value) override {
+    const std::string algorithm = algorithm_of(name);
+    write_signed_scalar_result(open(name), algorithm, value, vertices_, options_.fields);
+  }
+  void real_scalar(const std::string& name, double value) override {
+    const std::string algorithm = algorithm_of(name);
+    write_real_scalar_result(open(name), algorithm, value, vertices_, options_.fields);
+  }
+  // A further file published with the outputs (a renumbered graph's ids).
+  OutputFile& add(const std::string& name, const std::string& path) {
+    files_.push_back(std::make_unique<OutputFile>(path, options_.overwrite));
+    written.push_back({name, path});
+    return *files_.back();
+  }
+  void commit() {
+    for (auto& file : files_) file->commit();
+  }
 
   std::vector<WrittenOutput> written;
 
  private:
-  std::string next_path(const std::string& name) {
-    return count_++ == 0 ? path_ : path_ + "." + name;
+  // The next output's file: the first is `path`, another `path.NAME`.
+  OutputFile& open(const std::string& name) {
+    return add(name, written.empty() ? path_ : path_ + "." + name);
   }
   // The first output is the program's result; another is named after the
   // program and itself ("louvain-modularity"), so that its shape need not
@@ -212,24 +231,12 @@ class ResultFileWriter : public TypedOutputWriter<ResultFileWriter> {
   // '-' (tc's output per_vertex is not tc_per_vertex's result).
   std::string algorithm_of(const std::string& name) const {
     const std::string own = algorithm_ + "-" + name;
-    return count_ > 0 && is_valid_field_key(own) ? own : algorithm_;
-  }
-  template <class T>
-  void write_scalar(const std::string& name, T value) {
-    const std::string algorithm = algorithm_of(name);
-    const std::string path = next_path(name);
-    if constexpr (std::is_floating_point_v<T>)
-      write_real_scalar_result(path, algorithm, value, vertices_, options_);
-    else if constexpr (std::is_signed_v<T>)
-      write_signed_scalar_result(path, algorithm, value, vertices_, options_);
-    else
-      write_scalar_result(path, algorithm, value, vertices_, options_);
-    written.push_back({name, path});
+    return !written.empty() && is_valid_field_key(own) ? own : algorithm_;
   }
   std::string path_, algorithm_;
   uint64_t vertices_;
   ResultWriteOptions options_;
-  unsigned count_ = 0;
+  std::vector<std::unique_ptr<OutputFile>> files_;  // written, not yet committed
 };
 
 double milliseconds_since(std::chrono::steady_clock::time_point start) {
@@ -295,15 +302,14 @@ std::vector<WrittenOutput> write_results(const std::string& output, bool force,
                                          "file");
   ResultFileWriter writer(output, description.name, graph.vertices, write_options);
   for (const RecordedOutput& recorded : recorded_outputs()) recorded.write(writer);
-  for (const WrittenOutput& file : writer.written)
-    std::cout << "output " << file.path << " (" << file.name << ")\n";
   if (writer.written.empty())
     throw InputError::in(description.name, "the program produced no output()");
-  if (graph.renumbered()) {
-    write_original_ids(ids, *graph.whole, force);
-    writer.written.push_back({"original-ids", ids});
-    std::cout << "output " << ids << " (the original id of each line)\n";
-  }
+  if (graph.renumbered()) write_original_ids(writer.add("original-ids", ids), *graph.whole);
+  writer.commit();
+  for (const WrittenOutput& file : writer.written)
+    std::cout << "output " << file.path << " ("
+              << (file.name == "original-ids" ? "the original id of each line" : file.name)
+              << ")\n";
   return writer.written;
 }
 

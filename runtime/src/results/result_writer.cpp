@@ -125,51 +125,62 @@ void check_membership_values(std::string_view algorithm, const T* values, uint64
 }  // namespace
 
 template <class T>
-void write_vertex_result(const std::string& path, std::string_view algorithm,
-                         const T* values, uint64_t count, const ResultWriteOptions& options) {
-  const ResultFormat* format = check_header(algorithm, ResultShape::per_vertex, options.fields);
+void write_vertex_result(OutputFile& file, std::string_view algorithm, const T* values,
+                         uint64_t count, const std::vector<ResultField>& fields) {
+  const ResultFormat* format = check_header(algorithm, ResultShape::per_vertex, fields);
   if (format && !type_suits<T>(format->syntax))
     throw std::invalid_argument(std::string(algorithm) +
                                 " results cannot be written from this value type");
   if constexpr (std::is_integral_v<T>)
     if (format && format->syntax == ValueSyntax::membership)
       check_membership_values(algorithm, values, count);
-  OutputFile file(path, options.overwrite);
-  file.write(header_text(algorithm, count, options.fields));
+  file.write(header_text(algorithm, count, fields));
   // Labels, counts and memberships have no infinity: their maximum is a number.
   const bool max_is_infinity = !format || format->syntax == ValueSyntax::distance;
   write_value_lines(file, values, count, max_is_infinity);
+}
+
+template <class T>
+void write_vertex_result(const std::string& path, std::string_view algorithm,
+                         const T* values, uint64_t count, const ResultWriteOptions& options) {
+  // The format is checked before the file is opened: a refused call creates nothing.
+  check_header(algorithm, ResultShape::per_vertex, options.fields);
+  OutputFile file(path, options.overwrite);
+  write_vertex_result(file, algorithm, values, count, options.fields);
   file.commit();
 }
 
-template void write_vertex_result<uint32_t>(const std::string&, std::string_view,
-                                            const uint32_t*, uint64_t,
-                                            const ResultWriteOptions&);
-template void write_vertex_result<uint64_t>(const std::string&, std::string_view,
-                                            const uint64_t*, uint64_t,
-                                            const ResultWriteOptions&);
-template void write_vertex_result<int32_t>(const std::string&, std::string_view,
-                                           const int32_t*, uint64_t,
-                                           const ResultWriteOptions&);
-template void write_vertex_result<int64_t>(const std::string&, std::string_view,
-                                           const int64_t*, uint64_t,
-                                           const ResultWriteOptions&);
-template void write_vertex_result<float>(const std::string&, std::string_view, const float*,
-                                         uint64_t, const ResultWriteOptions&);
-template void write_vertex_result<double>(const std::string&, std::string_view, const double*,
-                                          uint64_t, const ResultWriteOptions&);
+#define IRGL_WRITE_VERTEX_RESULT(T)                                                          \
+  template void write_vertex_result<T>(const std::string&, std::string_view, const T*,       \
+                                       uint64_t, const ResultWriteOptions&);                 \
+  template void write_vertex_result<T>(OutputFile&, std::string_view, const T*, uint64_t,    \
+                                       const std::vector<ResultField>&);
+IRGL_WRITE_VERTEX_RESULT(uint32_t)
+IRGL_WRITE_VERTEX_RESULT(uint64_t)
+IRGL_WRITE_VERTEX_RESULT(int32_t)
+IRGL_WRITE_VERTEX_RESULT(int64_t)
+IRGL_WRITE_VERTEX_RESULT(float)
+IRGL_WRITE_VERTEX_RESULT(double)
+#undef IRGL_WRITE_VERTEX_RESULT
 
 namespace {
+template <class T>
+void write_scalar(OutputFile& file, std::string_view algorithm, T value, uint64_t num_vertices,
+                  const std::vector<ResultField>& fields) {
+  check_header(algorithm, ResultShape::scalar, fields);
+  file.write(header_text(algorithm, num_vertices, fields));
+  char line[kMaxValueChars];
+  char* end = std::to_chars(line, line + sizeof line - 1, value).ptr;
+  *end++ = '\n';
+  file.write(line, static_cast<size_t>(end - line));
+}
+
 template <class T>
 void write_scalar(const std::string& path, std::string_view algorithm, T value,
                   uint64_t num_vertices, const ResultWriteOptions& options) {
   check_header(algorithm, ResultShape::scalar, options.fields);
   OutputFile file(path, options.overwrite);
-  file.write(header_text(algorithm, num_vertices, options.fields));
-  char line[kMaxValueChars];
-  char* end = std::to_chars(line, line + sizeof line - 1, value).ptr;
-  *end++ = '\n';
-  file.write(line, static_cast<size_t>(end - line));
+  write_scalar(file, algorithm, value, num_vertices, options.fields);
   file.commit();
 }
 }  // namespace
@@ -188,6 +199,21 @@ void write_signed_scalar_result(const std::string& path, std::string_view algori
 void write_real_scalar_result(const std::string& path, std::string_view algorithm, double value,
                               uint64_t num_vertices, const ResultWriteOptions& options) {
   write_scalar(path, algorithm, value, num_vertices, options);
+}
+
+void write_scalar_result(OutputFile& file, std::string_view algorithm, uint64_t value,
+                         uint64_t num_vertices, const std::vector<ResultField>& fields) {
+  write_scalar(file, algorithm, value, num_vertices, fields);
+}
+
+void write_signed_scalar_result(OutputFile& file, std::string_view algorithm, int64_t value,
+                                uint64_t num_vertices, const std::vector<ResultField>& fields) {
+  write_scalar(file, algorithm, value, num_vertices, fields);
+}
+
+void write_real_scalar_result(OutputFile& file, std::string_view algorithm, double value,
+                              uint64_t num_vertices, const std::vector<ResultField>& fields) {
+  write_scalar(file, algorithm, value, num_vertices, fields);
 }
 
 }  // namespace irgl

@@ -14,6 +14,7 @@
 #include "irgl/results/result_reader.h"
 #include "irgl/results/result_writer.h"
 #include "irgl/support/error.h"
+#include "irgl/support/output_file.h"
 
 namespace irgl {
 namespace {
@@ -190,6 +191,34 @@ TEST_F(ResultFileTest, FailedWriteLeavesNothingBehind) {
   EXPECT_THROW(write_vertex_result(path("k.txt"), "kcore", std::vector<int32_t>{0, 2}),
                std::invalid_argument);
   EXPECT_TRUE(directory_listing().empty());
+}
+
+TEST_F(ResultFileTest, FilesWrittenTogetherAppearOnlyWhenCommitted) {
+  const std::vector<uint32_t> levels{0, 1};
+  {
+    // The second file fails (a kcore value other than 0 or 1): the first,
+    // written but not committed, is gone with it.
+    OutputFile first(path("r.txt"), false);
+    write_vertex_result(first, "bfs", levels.data(), levels.size(), {{"source", "0"}});
+    OutputFile second(path("r.txt.core"), false);
+    const std::vector<int32_t> core{0, 2};
+    EXPECT_THROW(write_vertex_result(second, "kcore", core.data(), core.size(), {}),
+                 std::invalid_argument);
+  }
+  EXPECT_TRUE(directory_listing().empty());
+  OutputFile first(path("r.txt"), false);
+  write_vertex_result(first, "bfs", levels.data(), levels.size(), {{"source", "0"}});
+  OutputFile second(path("r.txt.count"), false);
+  write_real_scalar_result(second, "louvain-modularity", 0.5, 2, {});
+  EXPECT_TRUE(directory_listing().size() == 2 && directory_listing()[0][0] == '.')
+      << "before the commits: two temporaries";
+  first.commit();
+  second.commit();
+  EXPECT_EQ(directory_listing(), (std::vector<std::string>{"r.txt", "r.txt.count"}));
+  EXPECT_EQ(read_result_file(path("r.txt"), "bfs").unsigned_values,
+            (std::vector<uint64_t>{0, 1}));
+  EXPECT_EQ(read_text(path("r.txt.count")),
+            "# irgl-result 1\n# algorithm louvain-modularity\n# vertices 2\n0.5\n");
 }
 
 TEST_F(ResultFileTest, WriterRejectsCallsThatBreakTheFormat) {

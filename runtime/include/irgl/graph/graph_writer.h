@@ -29,6 +29,8 @@
 
 namespace irgl {
 
+class OutputFile;
+
 enum class OutputFormat : uint8_t { irgl_binary, matrix_market, edge_list, tsv, csv };
 
 // "csr", "mtx", "edgelist", "tsv", "csv".
@@ -61,5 +63,7 @@ void write_graph(const std::string& path, const CsrGraph& graph, OutputFormat fo
 // line: line v + 1 holds the id vertex v had in the input. The same text
 // for a graph that was not renumbered is 0, 1, ..., n - 1.
 void write_original_ids(const std::string& path, const CsrGraph& graph, bool overwrite);
+// The same into `file`, which the caller commits (see OutputFile).
+void write_original_ids(OutputFile& file, const CsrGraph& graph);
 
 }  // namespace irgl

@@ -36,6 +36,8 @@
 
 namespace irgl {
 
+class OutputFile;
+
 struct ResultWriteOptions {
   // Header fields after "algorithm" and "vertices", in this order (e.g.
   // {"source", "0"} for bfs and sssp, {"k", "3"} for kcore).
@@ -75,5 +77,18 @@ void write_real_scalar_result(const std::string& path, std::string_view algorith
 void write_signed_scalar_result(const std::string& path, std::string_view algorithm,
                                 int64_t value, uint64_t num_vertices,
                                 const ResultWriteOptions& options = {});
+
+// The same into `file`, which the caller commits: files that must appear
+// together (a program's outputs) are all written before any is committed,
+// so a failure leaves none of them (see OutputFile).
+template <class T>
+void write_vertex_result(OutputFile& file, std::string_view algorithm, const T* values,
+                         uint64_t count, const std::vector<ResultField>& fields);
+void write_scalar_result(OutputFile& file, std::string_view algorithm, uint64_t value,
+                         uint64_t num_vertices, const std::vector<ResultField>& fields);
+void write_signed_scalar_result(OutputFile& file, std::string_view algorithm, int64_t value,
+                                uint64_t num_vertices, const std::vector<ResultField>& fields);
+void write_real_scalar_result(OutputFile& file, std::string_view algorithm, double value,
+                              uint64_t num_vertices, const std::vector<ResultField>& fields);
 
 }  // namespace irgl
