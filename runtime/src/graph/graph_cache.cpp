@@ -32,7 +32,7 @@ namespace {
 
 // Bump when a parser, a generator or build_csr starts producing different
 // graphs from the same input, so that old entries stop matching.
-constexpr unsigned kCacheVersion = 2;
+constexpr unsigned kCacheVersion = 3;  // 3: symmetric inputs are not mirrored again
 
 // A reminder to extend options_key() when BuildOptions gains a field.
 static_assert(sizeof(BuildOptions) == 32, "BuildOptions changed: update options_key()");
