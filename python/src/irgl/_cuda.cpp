@@ -76,23 +76,14 @@ using GpuArray = nb::ndarray<nb::array_api, T, nb::ndim<1>, nb::device::cuda>;
 
 template <class T>
 GpuArray<T> to_dlpack(irgl::gpu::DeviceBuffer<T>&& buffer, int device) {
-  auto* owned = new irgl::gpu::DeviceBuffer<T>(std::move(buffer));
-  nb::capsule owner(owned, [](void* p) noexcept {
-    auto* buffer = static_cast<irgl::gpu::DeviceBuffer<T>*>(p);
-    // A consumer may still read it on a stream of its own (a non-blocking
-    // one, which the pool's stream order does not cover): wait for the GPU
-    // before its memory goes back to the pool. Errors are ignored, as in
-    // any destructor.
-    int current = 0;
-    if (!buffer->empty() && cudaGetDevice(&current) == cudaSuccess &&
-        cudaSetDevice(buffer->device()) == cudaSuccess) {
-      cudaDeviceSynchronize();
-      cudaSetDevice(current);
-    }
-    delete buffer;  // frees on its own GPU
-  });
+  using Buffer = irgl::gpu::DeviceBuffer<T>;
+  auto owned = std::make_unique<Buffer>(std::move(buffer));
   const size_t shape[1] = {owned->size()};
-  return {owned->data(), 1, shape, owner, nullptr, nb::dtype<T>(), nb::device::cuda::value, device};
+  T* data = owned->data();
+  // Freeing waits for the GPU (DeviceBuffer): a consumer may still read it.
+  nb::capsule owner(owned.get(), [](void* p) noexcept { delete static_cast<Buffer*>(p); });
+  owned.release();  // the capsule owns it now
+  return {data, 1, shape, owner, nullptr, nb::dtype<T>(), nb::device::cuda::value, device};
 }
 
 // A vertex output taken from a run on the GPU, in host memory: written by

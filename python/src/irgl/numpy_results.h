@@ -79,9 +79,10 @@ template <class T>
 nanobind::ndarray<nanobind::numpy, T, nanobind::ndim<1>> to_numpy(HostValues<T>&& host) {
   if (!PyGILState_Check()) throw std::logic_error("irgl: to_numpy called without the GIL");
   const size_t size = host.size();
-  T* owned = host.release();
-  nanobind::capsule owner(owned, &HostValues<T>::release_values);
-  return {owned, {size}, owner};
+  T* values = host.data();
+  nanobind::capsule owner(values, &HostValues<T>::release_values);
+  host.release();  // the capsule owns it now
+  return {values, {size}, owner};
 }
 
 // irgl::InputError (a malformed file, a bad option value) as ValueError,

@@ -80,9 +80,13 @@ cudaMemPool_t create_pool(int device) {
   props.location.id = device;
   cudaMemPool_t pool = nullptr;
   IRGL_CUDA_CHECK(cudaMemPoolCreate(&pool, &props));
-  // Keep freed memory at synchronisations: reuse is what the pool is for.
-  uint64_t keep_all = UINT64_MAX;
-  IRGL_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep_all));
+  // Keep freed memory at synchronisations (reuse is what the pool is for),
+  // but not more than an eighth of the device: beyond it, memory returns to
+  // the device where other allocators and free-memory figures see it.
+  size_t free = 0, total = 0;
+  IRGL_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+  uint64_t keep = total / 8;
+  IRGL_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
   return pool;
 }
 
@@ -119,6 +123,13 @@ bool trim_current_pool() {
 }
 
 }  // namespace
+}  // namespace irgl::gpu::detail
+
+namespace irgl::gpu {
+void release_pooled_memory() { detail::trim_current_pool(); }
+}  // namespace irgl::gpu
+
+namespace irgl::gpu::detail {
 
 bool allocate(void** data, size_t bytes, bool pooled) {
   if (pooled) {
@@ -139,12 +150,21 @@ bool allocate(void** data, size_t bytes, bool pooled) {
 
 void free_on(int device, void* data, bool pooled) noexcept {
   int current = device;
-  const bool switch_device = cudaGetDevice(&current) == cudaSuccess && current != device &&
-                             cudaSetDevice(device) == cudaSuccess;
-  if (pooled)
+  if (cudaGetDevice(&current) != cudaSuccess) current = device;
+  const bool switch_device = current != device;
+  if (switch_device && cudaSetDevice(device) != cudaSuccess) {
+    // Pooled memory must be freed in its device's order: rather leak it.
+    if (!pooled) cudaFree(data);
+    return;
+  }
+  if (pooled) {
+    // As cudaFree does: work on any stream (a caller's non-blocking one,
+    // which the pool's stream order does not cover) may still read it.
+    cudaDeviceSynchronize();
     cudaFreeAsync(data, 0);
-  else
+  } else {
     cudaFree(data);
+  }
   if (switch_device) cudaSetDevice(current);
 }
 

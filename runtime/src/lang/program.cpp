@@ -214,7 +214,11 @@ class ResultFileWriter : public TypedOutputWriter<ResultFileWriter> {
     written.push_back({name, path});
     return *files_.back();
   }
+  // Every file closed first (a late write error publishes nothing), then
+  // each moved into place; only a path that appears meanwhile, or a failing
+  // rename, can stop this half-way.
   void commit() {
+    for (auto& file : files_) file->finish();
     for (auto& file : files_) file->commit();
   }
 
@@ -300,6 +304,12 @@ std::vector<WrittenOutput> write_results(const std::string& output, bool force,
                                          std::to_string(recorded_outputs().size()) +
                                          " outputs; standard output ('-') takes one: name a "
                                          "file");
+  if (graph.renumbered())
+    for (size_t i = 1; i < recorded_outputs().size(); ++i)
+      if (recorded_outputs()[i].name == "ids")
+        throw InputError::in("--renumber", description.name +
+                                               "'s output 'ids' would be written to " + ids +
+                                               ", where the original ids go");
   ResultFileWriter writer(output, description.name, graph.vertices, write_options);
   for (const RecordedOutput& recorded : recorded_outputs()) recorded.write(writer);
   if (writer.written.empty())

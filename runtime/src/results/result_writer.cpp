@@ -122,11 +122,12 @@ void check_membership_values(std::string_view algorithm, const T* values, uint64
                                   ", not 0 or 1");
 }
 
-}  // namespace
-
+// The format's checks of a per-vertex result, before anything is opened or
+// written; returns the algorithm's format (nullptr: one the format does not
+// know).
 template <class T>
-void write_vertex_result(OutputFile& file, std::string_view algorithm, const T* values,
-                         uint64_t count, const std::vector<ResultField>& fields) {
+const ResultFormat* check_vertex_result(std::string_view algorithm, const T* values,
+                                        uint64_t count, const std::vector<ResultField>& fields) {
   const ResultFormat* format = check_header(algorithm, ResultShape::per_vertex, fields);
   if (format && !type_suits<T>(format->syntax))
     throw std::invalid_argument(std::string(algorithm) +
@@ -134,6 +135,14 @@ void write_vertex_result(OutputFile& file, std::string_view algorithm, const T* 
   if constexpr (std::is_integral_v<T>)
     if (format && format->syntax == ValueSyntax::membership)
       check_membership_values(algorithm, values, count);
+  return format;
+}
+}  // namespace
+
+template <class T>
+void write_vertex_result(OutputFile& file, std::string_view algorithm, const T* values,
+                         uint64_t count, const std::vector<ResultField>& fields) {
+  const ResultFormat* format = check_vertex_result(algorithm, values, count, fields);
   file.write(header_text(algorithm, count, fields));
   // Labels, counts and memberships have no infinity: their maximum is a number.
   const bool max_is_infinity = !format || format->syntax == ValueSyntax::distance;
@@ -143,8 +152,8 @@ void write_vertex_result(OutputFile& file, std::string_view algorithm, const T* 
 template <class T>
 void write_vertex_result(const std::string& path, std::string_view algorithm,
                          const T* values, uint64_t count, const ResultWriteOptions& options) {
-  // The format is checked before the file is opened: a refused call creates nothing.
-  check_header(algorithm, ResultShape::per_vertex, options.fields);
+  // A refused call opens nothing (a FIFO would wait for a reader).
+  check_vertex_result(algorithm, values, count, options.fields);
   OutputFile file(path, options.overwrite);
   write_vertex_result(file, algorithm, values, count, options.fields);
   file.commit();

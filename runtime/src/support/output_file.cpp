@@ -202,15 +202,17 @@ void OutputFile::write(const char* data, size_t size) {
   }
 }
 
-void OutputFile::commit(bool durable) {
-  if (kind_ == Kind::standard_output) {
-    committed_ = true;
-    return;
-  }
+void OutputFile::finish(bool durable) {
+  if (finished_ || kind_ == Kind::standard_output) return;
   if (durable && kind_ == Kind::regular && ::fsync(fd_) != 0) fail("cannot write", errno);
   const int result = ::close(fd_);
   fd_ = -1;
+  finished_ = true;
   if (result != 0) fail("cannot write", errno);
+}
+
+void OutputFile::commit(bool durable) {
+  finish(durable);
   if (kind_ == Kind::regular) publish();
   committed_ = true;
 }

@@ -170,15 +170,28 @@ TEST(DeviceBuffer, PooledMemoryIsKeptAndReused) {
 
 TEST(DeviceBuffer, PlainAllocationTakesBackWhatThePoolKeeps) {
   IRGL_REQUIRE_GPU();
-  // Most of the device in the pool, freed but kept: a plain allocation of
-  // as much only fits once the pool hands it back.
-  const size_t bytes = device_free_bytes() / 10 * 6;
-  { auto kept = DeviceBuffer<uint8_t>::pooled(bytes); }
-  ASSERT_LT(device_free_bytes(), bytes) << "the pool did not keep the memory";
-  DeviceBuffer<uint8_t> plain(bytes);
+  // A tenth of the device kept by the pool (under its eighth), then a
+  // plain allocation of more than the device reports free: it fits only
+  // once the pool hands its memory back.
+  size_t free = 0, total = 0;
+  IRGL_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+  const size_t kept_bytes = total / 10;
+  { auto kept = DeviceBuffer<uint8_t>::pooled(kept_bytes); }
+  const size_t free_beside_pool = device_free_bytes();
+  ASSERT_LT(free_beside_pool, free) << "the pool kept nothing";
+  DeviceBuffer<uint8_t> plain(free_beside_pool + kept_bytes / 2);
   plain.fill(1);
   IRGL_CUDA_CHECK(cudaDeviceSynchronize());
   EXPECT_FALSE(plain.is_pooled());
+}
+
+TEST(DeviceBuffer, ReleasePooledMemoryReturnsItToTheDevice) {
+  IRGL_REQUIRE_GPU();
+  const size_t bytes = size_t{1} << 30;
+  { auto kept = DeviceBuffer<uint8_t>::pooled(bytes); }
+  const size_t free_with_pool = device_free_bytes();
+  release_pooled_memory();
+  EXPECT_GE(device_free_bytes(), free_with_pool + bytes / 2);
 }
 
 TEST(DeviceBuffer, TransfersLargerThanTheBufferThrow) {

@@ -13,14 +13,14 @@
 // (it waits for the device to finish work that may use the memory).
 //
 // Pooled buffers come from a stream-ordered pool per device (cudaMallocAsync
-// on the legacy default stream) that keeps freed memory: storage allocated
-// and freed on every call, such as a library's outputs handed to its caller,
-// then costs neither cudaMalloc's mapping nor cudaFree's unmapping and
-// device-wide wait. Their destructor frees in the order of the legacy
-// default stream (after work on it and on blocking streams): work on a
-// non-blocking stream that reads the buffer must be finished first. A plain
-// allocation that finds the device full hands the pools' unused memory back
-// and tries once more.
+// on the legacy default stream) that keeps freed memory, up to an eighth of
+// the device: storage allocated and freed on every call, such as a
+// library's outputs handed to its caller, then costs neither cudaMalloc's
+// mapping nor cudaFree's unmapping. Their destructor waits for the device,
+// as cudaFree does, so that work on any stream that reads the buffer is
+// done before the pool hands the memory out again. A plain allocation that
+// finds the device full, and release_pooled_memory(), hand the pool's
+// unused memory back. Pool memory cannot be shared through CUDA IPC.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -51,8 +51,8 @@ void check_transfer_size(const char* operation, size_t count, size_t size);
 // The current device (cudaGetDevice); throws CudaError.
 int current_device();
 
-// cudaFree(data) on `device` (cudaFreeAsync on the legacy default stream
-// for `pooled` memory), restoring the current device after; errors are
+// cudaFree(data) on `device` (for `pooled` memory: waits for the device,
+// then cudaFreeAsync), restoring the current device after; errors are
 // ignored (destructors call it).
 void free_on(int device, void* data, bool pooled) noexcept;
 
@@ -62,6 +62,11 @@ void free_on(int device, void* data, bool pooled) noexcept;
 bool allocate(void** data, size_t bytes, bool pooled);
 
 }  // namespace detail
+
+// Hands the current device's pooled memory that no buffer holds back to the
+// device (after waiting for it), so that free-memory figures and other
+// allocators see it. Throws CudaError.
+void release_pooled_memory();
 
 template <class T>
 class DeviceBuffer {
@@ -110,7 +115,8 @@ class DeviceBuffer {
   // storage kept between runs that may switch devices (a library's
   // file-scope vertex data) is reallocated when it is not.
   bool on_current_device() const { return data_ == nullptr || device_ == detail::current_device(); }
-  // Whether its memory came from a pool (pooled() on a device with pools).
+  // Whether its memory comes from a pool (pooled() on a device with pools;
+  // for an empty buffer, whether reset() would take it from one).
   bool is_pooled() const { return pooled_; }
   // The device its memory is on (meaningless when empty).
   int device() const { return device_; }
@@ -179,7 +185,7 @@ class DeviceBuffer {
 
  private:
   void allocate(size_t count, bool pooled = false) {
-    pooled_ = false;
+    pooled_ = pooled;
     if (count == 0) return;
     pooled_ = detail::allocate(reinterpret_cast<void**>(&data_), count * sizeof(T), pooled);
     size_ = count;

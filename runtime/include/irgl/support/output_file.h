@@ -61,6 +61,11 @@ class OutputFile {
 
   // Moves the data into place; with `durable`, first flushes it to disk.
   void commit(bool durable = false);
+  // The first half of commit(): closes the file (with `durable`, after
+  // flushing it to disk), reporting a late write error, but moves nothing.
+  // Files published together finish all before any commits, so that such
+  // an error leaves none of them in place.
+  void finish(bool durable = false);
 
   // Throws the InputError for a failed operation (`error`: an errno value).
   [[noreturn]] void fail(const std::string& what, int error) const;
@@ -78,6 +83,7 @@ class OutputFile {
   int fd_ = -1;
   int cleanup_slot_ = -1;
   bool committed_ = false;
+  bool finished_ = false;
 };
 
 }  // namespace irgl
