@@ -45,9 +45,13 @@ uint64_t estimate_direction(const HostDirection& arrays) {
 void check_fits(const CsrGraph& graph, const UploadOptions& options) {
   const uint64_t graph_bytes = estimate_upload_bytes(graph, options);
   const uint64_t needed = graph_bytes + options.reserve_bytes + kUploadMarginBytes;
-  // Memory the pool keeps for vertex data is free to the upload too.
-  if (options.assume_free_bytes == 0) release_pooled_memory();
-  const DeviceInfo device = query_device();
+  DeviceInfo device = query_device();
+  if (options.assume_free_bytes == 0 && needed > device.free_memory) {
+    // Memory the pool keeps for vertex data is free to the upload too; hand
+    // it back only when it is needed, since it costs a device synchronisation.
+    release_pooled_memory();
+    device = query_device();
+  }
   const uint64_t free_bytes =
       options.assume_free_bytes != 0 ? options.assume_free_bytes : device.free_memory;
   if (needed <= free_bytes) return;
