@@ -1,0 +1,149 @@
+// The query engine on the GPU: queries of every kind submitted while
+// others run, each answered once and equal to the host's answer, on a
+// power-law graph (hubs), a grid (many levels) and a graph of isolated
+// parts; one slot reused many times (the generation tags), a single
+// block doing every chunk, the intake in mapped memory; and misuse.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "gpu_test.h"
+#include "irgl/gpu/device_graph.h"
+#include "irgl/gpu/tasks/query_server.cuh"
+#include "irgl/graph/load.h"
+#include "query_reference.h"
+
+namespace irgl::gpu::tasks {
+namespace {
+
+CsrGraph weighted(const std::string& spec) {
+  LoadOptions options;
+  options.show_progress = false;
+  options.build.weights.source = WeightRule::Source::hash;
+  options.build.weights.max = 100;
+  return load_graph(spec, options);
+}
+
+// `count` random queries: kinds in turn, sources anywhere (isolated ones
+// too), up to kQueryTargets random targets.
+std::vector<GraphQuery> random_queries(const CsrGraph& graph, unsigned count, unsigned seed) {
+  std::mt19937_64 random(seed);
+  std::uniform_int_distribution<uint64_t> vertex(0, graph.num_vertices() - 1);
+  std::vector<GraphQuery> queries(count);
+  for (unsigned q = 0; q < count; ++q) {
+    GraphQuery& query = queries[q];
+    query.id = 1000 + q;
+    query.kind = QueryKind(q % 3);
+    query.source = VertexId(vertex(random));
+    if (query.kind == QueryKind::khop) query.hops = random() % 5;  // 0 too
+    query.target_count = random() % (kQueryTargets + 1);
+    for (uint32_t t = 0; t < query.target_count; ++t) query.targets[t] = VertexId(vertex(random));
+  }
+  return queries;
+}
+
+// Submits every query as slots free up, polling in between; every answer
+// arrives once and equals the host's.
+void expect_host_answers(const CsrGraph& graph, const QueryEngineOptions& options,
+                         const std::vector<GraphQuery>& queries) {
+  const DeviceGraph device(graph);
+  QueryEngine engine(device, options);
+  std::map<uint64_t, GraphQuery> waiting;
+  std::vector<QueryAnswer> answers;
+  size_t next = 0;
+  while (next < queries.size() || !waiting.empty()) {
+    while (next < queries.size() && engine.free_slots()) {
+      waiting.emplace(queries[next].id, queries[next]);
+      engine.submit(queries[next++]);
+    }
+    answers.clear();
+    engine.poll(answers);
+    for (const QueryAnswer& answer : answers) {
+      const auto found = waiting.find(answer.id);
+      ASSERT_NE(found, waiting.end()) << "answer to query " << answer.id << ", not waiting";
+      const GraphQuery& query = found->second;
+      EXPECT_EQ(serve::compare_answers(query, serve::answer_on_host(graph, query), answer), "")
+          << to_string(query.kind) << " from " << query.source << " (query " << query.id << ")";
+      waiting.erase(found);
+    }
+  }
+  EXPECT_EQ(engine.running(), 0u);
+  engine.finish();
+}
+
+TEST(QueryEngine, AnswersEqualTheHostsOnAPowerLawGraph) {
+  IRGL_REQUIRE_GPU();
+  const CsrGraph graph = weighted("rmat:scale=14,edge-factor=16,seed=3");
+  QueryEngineOptions options;
+  options.slots = 16;
+  expect_host_answers(graph, options, random_queries(graph, 300, 1));
+}
+
+TEST(QueryEngine, AnswersEqualTheHostsOnAGrid) {
+  IRGL_REQUIRE_GPU();
+  const CsrGraph graph = weighted("grid:60x70");  // 128 levels: many advances per query
+  QueryEngineOptions options;
+  options.slots = 5;
+  expect_host_answers(graph, options, random_queries(graph, 60, 2));
+}
+
+TEST(QueryEngine, OneSlotReusedAndOneBlockForEveryChunk) {
+  IRGL_REQUIRE_GPU();
+  const CsrGraph graph = weighted("rmat:scale=10,edge-factor=4,seed=5");  // isolated vertices too
+  QueryEngineOptions options;
+  options.slots = 1;  // every query in the same slot: stale distances must not count
+  options.blocks = 1;
+  expect_host_answers(graph, options, random_queries(graph, 120, 3));
+}
+
+TEST(QueryEngine, MappedIntakeAndFewBlocks) {
+  IRGL_REQUIRE_GPU();
+  const CsrGraph graph = weighted("rmat:scale=12,edge-factor=8,seed=7");
+  QueryEngineOptions options;
+  options.slots = 3;
+  options.blocks = 2;
+  options.placement = HostFedPlacement::mapped;
+  expect_host_answers(graph, options, random_queries(graph, 90, 4));
+}
+
+TEST(QueryEngine, RefusesMisuse) {
+  IRGL_REQUIRE_GPU();
+  const CsrGraph graph = weighted("grid:4x4");
+  const DeviceGraph device(graph);
+  QueryEngineOptions options;
+  options.slots = 1;
+  QueryEngine engine(device, options);
+  GraphQuery query;
+  query.source = 16;
+  EXPECT_THROW(engine.submit(query), std::invalid_argument);  // not a vertex
+  query.source = 0;
+  query.target_count = kQueryTargets + 1;
+  EXPECT_THROW(engine.submit(query), std::invalid_argument);
+  query.target_count = 0;
+  query.kind = QueryKind::bfs;
+  engine.submit(query);
+  EXPECT_THROW(engine.submit(query), std::logic_error);  // no free slot
+  EXPECT_THROW(engine.finish(), std::logic_error);        // a query not answered
+  std::vector<QueryAnswer> answers;
+  while (answers.empty()) engine.poll(answers);
+  EXPECT_EQ(answers[0].reached, 16u);
+  EXPECT_EQ(answers[0].levels, 6u);
+  engine.finish();
+  EXPECT_THROW(engine.poll(answers), std::logic_error);
+}
+
+TEST(QueryEngine, RefusesBadOptions) {
+  IRGL_REQUIRE_GPU();
+  const CsrGraph graph = weighted("grid:4x4");
+  const DeviceGraph device(graph);
+  QueryEngineOptions options;
+  options.memory_fraction = 0;
+  EXPECT_THROW(QueryEngine(device, options), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace irgl::gpu::tasks
