@@ -101,8 +101,9 @@ std::string format_answer(const GraphQuery& query, const QueryAnswer& answer, do
   std::string line = std::to_string(query.id) + " ok " + gpu::tasks::to_string(query.kind) +
                      " " + std::to_string(query.source);
   if (query.kind == QueryKind::khop) line += " " + std::to_string(query.hops);
-  line += " reached=" + std::to_string(answer.reached) +
-          " levels=" + std::to_string(answer.levels);
+  line += " reached=" + std::to_string(answer.reached);
+  if (query.kind != QueryKind::sssp)  // sssp's rounds are the engine's, not the answer's
+    line += " levels=" + std::to_string(answer.levels);
   for (uint32_t t = 0; t < query.target_count; ++t)
     line += " " + std::to_string(query.targets[t]) + "=" +
             (answer.distance[t] == kUnreached ? std::string("unreached")

@@ -9,7 +9,10 @@
 // Up to kQueryTargets targets; vertex ids as the graph was loaded
 // (0-based). A query's id is its line number in its stream. Answers:
 //
-//   ID ok KIND SOURCE[ K] reached=R levels=L[ TARGET=D|unreached...] us=LATENCY
+//   ID ok KIND SOURCE[ K] reached=R[ levels=L][ TARGET=D|unreached...] us=LATENCY
+//
+// reached: the vertices at a finite distance (within K), the source
+// included; levels (bfs, khop): the largest hop distance among them.
 //   ID error: MESSAGE
 #pragma once
 

@@ -81,6 +81,9 @@ TEST(QueryProtocol, FormatsAnswers) {
   answer.distance[1] = kUnreached;
   EXPECT_EQ(format_answer(query, answer, 12.34),
             "7 ok khop 2 3 reached=4 levels=3 5=1 6=unreached us=12.3");
+  GraphQuery sssp = parse("sssp 2 5").query;
+  answer.target_count = 1;
+  EXPECT_EQ(format_answer(sssp, answer, 1), "7 ok sssp 2 reached=4 5=1 us=1.0");
 }
 
 // 0 -> 1 -> 2 -> 3 (weights 5, 1, 1) and 0 -> 3 (weight 9); 4 isolated.

@@ -48,6 +48,9 @@ QueryEngine::QueryEngine(const DeviceGraph& graph, const QueryEngineOptions& opt
     throw std::invalid_argument("query engine: memory fraction " +
                                 std::to_string(options.memory_fraction) + " is not in (0, 1]");
   slots_ = options.slots ? options.slots : fitting_slots(vertices_, options.memory_fraction);
+  if (slots_ > kMaxQuerySlots)
+    throw std::invalid_argument("query engine: " + std::to_string(slots_) + " slots; at most " +
+                                std::to_string(kMaxQuerySlots));
   if (slots_ == 0)
     throw DeviceMemoryError("query engine: one query slot needs " +
                             format_bytes(query_slot_bytes(vertices_)) + " and the GPU has " +
@@ -61,6 +64,8 @@ QueryEngine::QueryEngine(const DeviceGraph& graph, const QueryEngineOptions& opt
   frontier_ = DeviceBuffer<VertexId>(2 * slots_ * vertices_);
   flags_ = DeviceBuffer<unsigned int>(2);
   flags_.zero();
+  active_ = DeviceBuffer<unsigned long long>(1);
+  active_.zero();
   intake_next_ = DeviceBuffer<unsigned long long>(1);
   intake_next_.zero();
   const uint64_t capacity = slots_ + kIntakeSlack;
@@ -84,6 +89,7 @@ QueryEngine::QueryEngine(const DeviceGraph& graph, const QueryEngineOptions& opt
   view.intake = with_rings([&](auto& rings) { return rings.kernel_view(intake_next_.data()); });
   view.intake_lock = flags_.data();
   view.halting = flags_.data() + 1;
+  view.active = active_.data();
   view.answers = device_alias(answers_);
   view.answered = device_alias(answered_);
 

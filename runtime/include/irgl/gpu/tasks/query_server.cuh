@@ -48,6 +48,7 @@
 namespace irgl::gpu::tasks {
 
 inline constexpr uint32_t kChunkVertices = 256;  // frontier vertices per task
+inline constexpr uint32_t kMaxQuerySlots = 64;   // bits of the active mask
 
 namespace query_detail {
 
@@ -100,6 +101,7 @@ struct EngineView {
   HostFedQueueView<QueuedTask<GraphQuery>> intake;
   unsigned int* intake_lock;   // one consumer of the intake at a time
   unsigned int* halting;       // set by the HALT
+  unsigned long long* active;  // bit s: slot s runs a query
   QueryAnswer* answers;        // mapped host memory, per slot
   unsigned long long* answered;  // mapped: per slot, the id + 1 of its last answer
 };
@@ -121,10 +123,11 @@ __device__ inline uint32_t chunks_of(uint32_t size) {
 }
 
 // Writes slot s's answer to the host: the record, then its sequence word.
-__device__ inline void answer(const EngineView& view, uint32_t s, uint32_t levels) {
+// Field by field into mapped memory: no copy of the record in registers.
+__device__ inline __noinline__ void answer(const EngineView& view, uint32_t s, uint32_t levels) {
   SlotControl& control = view.control[s];
   const GraphQuery& query = control.query;
-  QueryAnswer result;
+  QueryAnswer& result = view.answers[s];
   result.id = query.id;
   result.reached = control.reached + 1;  // the source
   result.levels = levels;
@@ -134,17 +137,20 @@ __device__ inline void answer(const EngineView& view, uint32_t s, uint32_t level
     const uint64_t value = dist[query.targets[t]];
     result.distance[t] = current(value, control.generation) ? uint32_t(value) : kUnreached;
   }
-  view.answers[s] = result;
   atomicExch(&control.work, (unsigned long long)pack_work(work_epoch(control.work), 0));
+  atomicAnd(view.active, ~(1ull << s));
   SystemWord(view.answered[s]).store(query.id + 1, cuda::memory_order_release);
 }
 
 // Starts the query the intake gave: its source as the first frontier.
-__device__ inline void install(const EngineView& view, const GraphQuery& query) {
-  SlotControl& control = view.control[query.slot];
+__device__ inline __noinline__ void install(const EngineView& view, const unsigned char* payload) {
+  uint32_t slot;
+  memcpy(&slot, payload + offsetof(GraphQuery, slot), sizeof slot);
+  SlotControl& control = view.control[slot];
+  memcpy(&control.query, payload, sizeof(GraphQuery));
+  const GraphQuery& query = control.query;
   const uint32_t generation = ++control.generation;
   const uint32_t epoch = work_epoch(control.work) + 1;
-  control.query = query;
   control.reached = 0;
   control.level = 0;
   control.size[epoch & 1] = 1;
@@ -152,14 +158,15 @@ __device__ inline void install(const EngineView& view, const GraphQuery& query) 
   control.done[epoch & 1] = 0;
   view.dist[uint64_t(query.slot) * view.vertices + query.source] = tagged(generation, 0);
   view.frontier[(uint64_t(query.slot) * 2 + (epoch & 1)) * view.vertices] = query.source;
-  if (query.hops == 0) return answer(view, query.slot, 0);
+  if (query.hops == 0) return answer(view, slot, 0);
   __threadfence();
   atomicExch(&control.work, pack_work(epoch, 1));
+  atomicOr(view.active, 1ull << slot);
 }
 
 // Thread 0: takes the intake's next query or HALT if one is there (never
 // waits); whether it took one.
-__device__ inline bool try_intake(const EngineView& view) {
+__device__ inline __noinline__ bool try_intake(const EngineView& view) {
   if (atomicCAS(view.intake_lock, 0u, 1u) != 0u) return false;
   __threadfence();  // the last holder's writes (the position, the slots it installed)
   DeviceWord next(*view.intake.next);
@@ -168,23 +175,23 @@ __device__ inline bool try_intake(const EngineView& view) {
   if (ready) {
     const QueuedTask<GraphQuery> task = view.intake.take(position);
     next.store(position + 1, cuda::memory_order_relaxed);
-    if (task.halts()) {
-      atomicExch(view.halting, 1u);
-    } else {
-      GraphQuery query;
-      memcpy(&query, task.payload, sizeof query);
-      install(view, query);
-    }
+    if (task.halts()) atomicExch(view.halting, 1u);
+    else install(view, task.payload);
   }
   __threadfence();
   atomicExch(view.intake_lock, 0u);
   return ready;
 }
 
-// Thread 0: a chunk of some slot's level, looking from slot `first` on.
+// Thread 0: a chunk of some running query's level, looking from slot
+// `first` on. Only the slots the active mask names are read: one load per
+// running query, not per slot.
 __device__ inline Job find_chunk(const EngineView& view, uint32_t first) {
-  for (uint32_t k = 0; k < view.slots; ++k) {
-    const uint32_t s = (first + k) % view.slots;
+  const uint64_t active = DeviceWord(*view.active).load(cuda::memory_order_relaxed);
+  const uint32_t turn = first % kMaxQuerySlots;  // blocks start at different slots
+  uint64_t rotated = turn ? (active >> turn) | (active << (kMaxQuerySlots - turn)) : active;
+  for (; rotated; rotated &= rotated - 1) {
+    const uint32_t s = (uint32_t(__ffsll(rotated)) - 1 + turn) % kMaxQuerySlots;
     unsigned long long* word = &view.control[s].work;
     const uint64_t seen = DeviceWord(*word).load(cuda::memory_order_relaxed);
     if (work_next(seen) >= work_chunks(seen)) continue;
@@ -304,10 +311,15 @@ struct QueryAgent {
   }
 };
 
+// Six blocks of 256 threads per SM (40 registers): the relaxations wait on
+// memory, so resident warps matter more than registers (78 unbounded:
+// three blocks per SM).
+inline constexpr int kEngineBlocksPerSm = 6;
+
 // Each block: take the intake's queries (block 0 before every job, the
 // others when idle) and chunks of any slot's level, until the HALT.
 template <int BlockThreads>
-__global__ void __launch_bounds__(BlockThreads) query_engine_kernel(EngineView view) {
+__global__ void __launch_bounds__(BlockThreads, kEngineBlocksPerSm) query_engine_kernel(EngineView view) {
   using Agent = QueryAgent<BlockThreads>;
   __shared__ typename Agent::TempStorage temp;
   Agent agent{view, temp};
@@ -351,7 +363,7 @@ __global__ void __launch_bounds__(BlockThreads) query_engine_kernel(EngineView v
 }  // namespace query_detail
 
 struct QueryEngineOptions {
-  unsigned slots = 0;   // queries running at once; 0: up to 32, as memory allows
+  unsigned slots = 0;   // queries running at once (at most 64); 0: up to 32, as memory allows
   unsigned blocks = 0;  // 0: as many as are resident
   HostFedPlacement placement = HostFedPlacement::device;
   double memory_fraction = 0.5;  // of the free memory the slots may take (slots = 0)
@@ -402,6 +414,7 @@ class QueryEngine {
   DeviceBuffer<VertexId> frontier_;
   DeviceBuffer<unsigned int> flags_;              // intake lock, halting
   DeviceBuffer<unsigned long long> intake_next_;
+  DeviceBuffer<unsigned long long> active_;      // the kernel's mask of running slots
   std::optional<MappedRings<QueuedTask<GraphQuery>>> mapped_;
   std::optional<DeviceRings<QueuedTask<GraphQuery>>> device_;
   QueryAnswer* answers_ = nullptr;                // mapped host memory
