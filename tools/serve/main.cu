@@ -47,6 +47,7 @@
 #include "irgl/options/graph_options.h"
 #include "irgl/options/unsigned_option.h"
 #include "irgl/support/error.h"
+#include "irgl/support/name_list.h"
 #include "irgl/support/time_summary.h"
 #include "query_protocol.h"
 #include "query_reference.h"
@@ -552,7 +553,9 @@ int run(int argc, char** argv) {
   bool known_kind = false;
   for (const auto& entry : gpu::tasks::kQueryKinds)
     if (make_kind == entry.name) kind = entry.kind, known_kind = true;
-  if (!known_kind) throw InputError::in("--kind", "'" + make_kind + "' is not bfs, sssp or khop");
+  if (!known_kind)
+    throw InputError::in("--kind",
+                         "'" + make_kind + "' is not " + name_list(gpu::tasks::kQueryKinds));
   options.engine.slots = slots;
   options.engine.blocks = blocks;
   options.engine.placement =

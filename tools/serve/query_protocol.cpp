@@ -6,6 +6,8 @@
 #include <sstream>
 #include <vector>
 
+#include "irgl/support/name_list.h"
+
 namespace irgl::serve {
 
 using gpu::tasks::kQueryKinds;
@@ -21,14 +23,6 @@ std::vector<std::string> words_of(const std::string& line) {
   std::vector<std::string> words;
   for (std::string word; stream >> word;) words.push_back(word);
   return words;
-}
-
-std::string kind_names() {
-  std::string names;
-  const size_t count = std::size(kQueryKinds);
-  for (size_t i = 0; i < count; ++i)
-    names += std::string(i == 0 ? "" : i + 1 == count ? " or " : ", ") + kQueryKinds[i].name;
-  return names;
 }
 
 // A decimal number below `limit`, or why `word` is not one.
@@ -50,7 +44,7 @@ QueryLine parse_query_line(const std::string& line, uint64_t id, uint64_t vertic
   for (const QueryKindName& entry : kQueryKinds)
     if (words[0] == entry.name) kind = &entry;
   if (kind == nullptr) {
-    parsed.error = "unknown query '" + words[0] + "' (" + kind_names() + ")";
+    parsed.error = "unknown query '" + words[0] + "' (" + name_list(kQueryKinds) + ")";
     return parsed;
   }
   const auto usage = [&](const std::string& problem) {

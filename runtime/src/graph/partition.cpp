@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "irgl/support/error.h"
+#include "irgl/support/name_list.h"
 
 namespace irgl {
 
@@ -129,13 +130,7 @@ const char* to_string(PartitionPolicy policy) {
   return "?";
 }
 
-std::string partition_policy_names() {
-  std::string names;
-  const size_t count = std::size(kPolicies);
-  for (size_t i = 0; i < count; ++i)
-    names += std::string(i == 0 ? "" : i + 1 == count ? " or " : ", ") + kPolicies[i].name;
-  return names;
-}
+std::string partition_policy_names() { return name_list(kPolicies); }
 
 PartitionPolicy parse_partition_policy(const std::string& name, const std::string& option) {
   for (const PolicyInfo& info : kPolicies)

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "irgl/gpu/check.h"
+#include "irgl/support/name_list.h"
 
 namespace irgl::gpu::tasks {
 
@@ -52,13 +53,7 @@ inline const char* to_string(PoolScheme scheme) {
   return "?";
 }
 // "work-stealing, static, blocking-queue or nonblocking-queue" (errors).
-inline std::string pool_scheme_names() {
-  std::string names;
-  const size_t count = std::size(kPoolSchemes);
-  for (size_t i = 0; i < count; ++i)
-    names += std::string(i == 0 ? "" : i + 1 == count ? " or " : ", ") + kPoolSchemes[i].name;
-  return names;
-}
+inline std::string pool_scheme_names() { return name_list(kPoolSchemes); }
 // The scheme named `text`, or false.
 inline bool parse_pool_scheme(const std::string& text, PoolScheme& scheme) {
   for (const PoolSchemeName& entry : kPoolSchemes)
