@@ -136,6 +136,34 @@ TEST(QueryEngine, RefusesMisuse) {
   EXPECT_THROW(engine.poll(answers), std::logic_error);
 }
 
+// The answer's id is the caller's, repeated or not: a repeated id in the
+// slot just freed must not be taken for that slot's last answer, and the
+// largest id must not read as "slot free".
+TEST(QueryEngine, RepeatedAndLargestIds) {
+  IRGL_REQUIRE_GPU();
+  const CsrGraph graph = weighted("grid:30x30");
+  const DeviceGraph device(graph);
+  QueryEngineOptions options;
+  options.slots = 1;
+  QueryEngine engine(device, options);
+  const uint64_t ids[] = {7, 7, 7, UINT64_MAX, UINT64_MAX, 0};
+  VertexId source = 0;
+  for (uint64_t id : ids) {
+    GraphQuery query;
+    query.id = id;
+    query.source = source;
+    source = (source + 131) % 900;
+    engine.submit(query);
+    std::vector<QueryAnswer> answers;
+    while (answers.empty()) engine.poll(answers);
+    ASSERT_EQ(answers.size(), 1u);
+    EXPECT_EQ(answers[0].id, id);
+    EXPECT_EQ(serve::compare_answers(query, serve::answer_on_host(graph, query), answers[0]), "")
+        << "bfs from " << query.source;
+  }
+  engine.finish();
+}
+
 TEST(QueryEngine, RefusesBadOptions) {
   IRGL_REQUIRE_GPU();
   const CsrGraph graph = weighted("grid:4x4");

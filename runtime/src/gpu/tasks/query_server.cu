@@ -75,6 +75,7 @@ QueryEngine::QueryEngine(const DeviceGraph& graph, const QueryEngineOptions& opt
   answers_ = mapped_alloc<QueryAnswer>(slots_);
   answered_ = mapped_alloc<unsigned long long>(slots_);
   expected_.assign(slots_, 0);
+  caller_ids_.assign(slots_, 0);
   generations_.assign(slots_, 0);
   for (unsigned s = slots_; s-- > 0;) free_.push_back(s);
 
@@ -133,9 +134,15 @@ void QueryEngine::submit(GraphQuery query) {
     throw std::invalid_argument("QueryEngine::submit: source " + std::to_string(query.source) +
                                 " is not a vertex");
   query.slot = free_.back();
-  if (++generations_[query.slot] >= 0xfffffff0u)  // tags would repeat: stale distances count
+  if (generations_[query.slot] + 1 >= 0xfffffff0u)  // tags would repeat: stale distances count
     throw std::runtime_error("query engine: slot " + std::to_string(query.slot) +
                              " ran 2^32 - 16 queries; restart the engine");
+  ++generations_[query.slot];
+  // The device echoes an id of the engine's own, never repeated, so an
+  // answer is never mistaken for the slot's last one; the caller's comes
+  // back in poll().
+  caller_ids_[query.slot] = query.id;
+  query.id = ++sequence_;
   expected_[query.slot] = query.id + 1;
   free_.pop_back();
   const auto task = QueuedTask<GraphQuery>::make(query);
@@ -167,6 +174,7 @@ void QueryEngine::poll(std::vector<QueryAnswer>& answers) {
       continue;
     }
     answers.push_back(answers_[s]);
+    answers.back().id = caller_ids_[s];
     expected_[s] = 0;
     free_.push_back(s);
   }

@@ -388,8 +388,9 @@ class QueryEngine {
   unsigned free_slots() const { return unsigned(free_.size()); }
   unsigned running() const { return slots_ - free_slots(); }
 
-  // Sends `query` (its slot is set here); needs a free slot. The caller
-  // checks the query against the graph (query_protocol.h does).
+  // Sends `query` (its slot is set here); needs a free slot. Its id is
+  // the caller's to choose (echoed in the answer; repeats allowed). The
+  // caller checks the query against the graph (query_protocol.h does).
   void submit(GraphQuery query);
   // Appends the answers that arrived since the last call (never waits);
   // throws if the kernel ended early (a fault).
@@ -419,7 +420,9 @@ class QueryEngine {
   std::optional<DeviceRings<QueuedTask<GraphQuery>>> device_;
   QueryAnswer* answers_ = nullptr;                // mapped host memory
   unsigned long long* answered_ = nullptr;        // mapped host memory
-  std::vector<unsigned long long> expected_;      // per slot: its query's id + 1; 0 when free
+  std::vector<unsigned long long> expected_;      // per slot: the id sent + 1; 0 when free
+  std::vector<uint64_t> caller_ids_;              // per slot: the id the caller gave
+  uint64_t sequence_ = 0;                         // the ids sent to the device
   std::vector<uint32_t> generations_;             // per slot: queries it ran (the device's tag)
   std::vector<uint32_t> free_;
   uint64_t submitted_ = 0;                        // positions written to the intake
