@@ -10,7 +10,8 @@ capacity (every query at once: queries per second), then replays at fixed
 arrival rates in both modes: half the launch mode's capacity (both keep
 up), twice it (the launches fall behind) and half the resident capacity.
 Latency counts from a query's due time to its answer. --slots adds
-saturated resident runs with those slot counts. Medians of one replay each
+saturated resident runs with those slot counts, --gpus on that many GPUs
+(each GPU's answered queries and busy time). Medians of one replay each
 (several hundred queries); the GPU's name is in the output.
 """
 import argparse
@@ -46,7 +47,7 @@ def head(path, count, into):
     return into
 
 
-def bench_kind(serve, name, spec, graph_options, kind, slots, workdir):
+def bench_kind(serve, name, spec, graph_options, kind, slots, gpus, workdir):
     queries = os.path.join(workdir, f"{name}-{kind}.txt")
     with open(queries, "w") as out:
         subprocess.run([serve, spec, *graph_options, "--make-queries", str(QUERIES), "--kind", kind,
@@ -71,6 +72,10 @@ def bench_kind(serve, name, spec, graph_options, kind, slots, workdir):
         run = run_serve(serve, spec, graph_options, queries, ["resident"], [0],
                         ["--slots", str(count)])["runs"][0]
         rows.append(dict(load=f"capacity, {count} slots", **run))
+    for count in gpus:
+        run = run_serve(serve, spec, graph_options, queries, ["resident"], [0],
+                        ["--gpus", str(count)])["runs"][0]
+        rows.append(dict(load=f"capacity, {count} GPUs", **run))
     for row in rows:
         row.update(graph=name, kind=kind, vertices=resident["vertices"], edges=resident["edges"])
     return gpu, rows
@@ -85,24 +90,29 @@ def main():
     parser.add_argument("--kinds", default="bfs,sssp,khop")
     parser.add_argument("--graph-options", default="--weights hash:100")
     parser.add_argument("--slots", default="", help="extra saturated runs with these slot counts")
+    parser.add_argument("--gpus", default="", help="extra saturated resident runs on this many GPUs")
     parser.add_argument("--queries", type=int, default=QUERIES)
     parser.add_argument("--launch-queries", type=int, default=LAUNCH_QUERIES)
     args = parser.parse_args()
     QUERIES, LAUNCH_QUERIES = args.queries, args.launch_queries
     graph_options = args.graph_options.split()
     slots = [int(s) for s in args.slots.split(",") if s]
+    gpus = [int(g) for g in args.gpus.split(",") if g]
     all_rows, gpu = [], None
     with tempfile.TemporaryDirectory() as workdir:
         for graph in args.graphs:
             name, _, spec = graph.partition("=")
             for kind in args.kinds.split(","):
-                gpu, rows = bench_kind(args.serve, name, spec, graph_options, kind, slots, workdir)
+                gpu, rows = bench_kind(args.serve, name, spec, graph_options, kind, slots, gpus,
+                                       workdir)
                 all_rows += rows
                 for row in rows:
                     latency = row["latency_us"]
                     print(f"{name} {kind} {row['load']:>24} {row['mode']:>8}: "
                           f"{row['queries_per_second']:10.0f} q/s, latency median "
-                          f"{latency['median'] / 1000:9.3f} ms, p99 {latency['p99'] / 1000:9.3f} ms",
+                          f"{latency['median'] / 1000:9.3f} ms, p99 {latency['p99'] / 1000:9.3f} ms"
+                          + "".join(f"; GPU {u['gpu']}: {u['answered']} in {u['busy_seconds']:.3f} s busy"
+                                    for u in row.get("gpus", []) if len(row["gpus"]) > 1),
                           flush=True)
     with open(args.output, "w") as out:
         json.dump({"gpu": gpu, "rows": all_rows}, out, indent=1)

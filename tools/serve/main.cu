@@ -8,8 +8,9 @@
 // (gpu/tasks/query_server.cuh); `--mode launch` runs each query as its own
 // launch of the bfs or sssp program (lang-examples/, library mode), one
 // after the other: the baseline. `--rate Q` replays a file at Q queries
-// per second (latency counts from each query's due time);
-// `--make-queries N` writes N random queries instead of serving.
+// per second (latency counts from each query's due time); `--gpus N`
+// serves from an engine on each of N GPUs (each query to the one with the
+// most free slots); `--make-queries N` writes N random queries instead.
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -150,6 +151,7 @@ struct Served {
   std::vector<double> latencies_us;
   Clock::time_point first_arrival = Clock::time_point::max(), last_answer;
   std::vector<std::pair<GraphQuery, QueryAnswer>> answers;  // --check
+  nlohmann::json gpus = nlohmann::json::array();  // resident mode: each GPU's share
 };
 
 // Reads `stream`'s lines into the inbox (parsing them; errors answered at
@@ -249,14 +251,28 @@ class LaunchRunner {
 };
 
 // The serving loop: requests from the inbox to the GPU, answers to the sink.
-void serve(const gpu::DeviceGraph& graph, const ServeOptions& options, Inbox& inbox,
-           AnswerSink& sink, Served& served, std::mutex& served_mutex) {
-  std::deque<Request> pending;
+// One GPU's engine and how long it had a query running.
+struct EngineUse {
   std::unique_ptr<QueryEngine> engine;
+  uint64_t answered = 0;
+  double busy_seconds = 0;
+  Clock::time_point busy_since;
+};
+
+// The serving loop: requests from the inbox to the GPUs (each query to
+// the engine with the most free slots), answers to the sink.
+void serve(const std::vector<std::unique_ptr<gpu::DeviceGraph>>& graphs,
+           const ServeOptions& options, Inbox& inbox, AnswerSink& sink, Served& served,
+           std::mutex& served_mutex) {
+  std::deque<Request> pending;
+  std::vector<EngineUse> engines(options.mode == "resident" ? graphs.size() : 0);
+  for (size_t g = 0; g < engines.size(); ++g) {
+    const gpu::ScopedDevice scope{int(g)};
+    engines[g].engine = std::make_unique<QueryEngine>(*graphs[g], options.engine);
+  }
   std::unique_ptr<LaunchRunner> launcher;
-  if (options.mode == "resident") engine = std::make_unique<QueryEngine>(graph, options.engine);
-  else launcher = std::make_unique<LaunchRunner>(graph);
-  std::map<uint64_t, Request> running;  // by the engine's id
+  if (engines.empty()) launcher = std::make_unique<LaunchRunner>(*graphs[0]);
+  std::map<uint64_t, Request> running;  // by the id given to the engine
   uint64_t next_id = 0;
   std::vector<QueryAnswer> answers;
   for (bool open = true;;) {
@@ -270,28 +286,47 @@ void serve(const gpu::DeviceGraph& graph, const ServeOptions& options, Inbox& in
       deliver(request, launcher->run(request.query), options.check, sink, served, served_mutex);
       continue;
     }
-    while (engine->free_slots() && !pending.empty()) {
+    while (!pending.empty()) {
+      const auto most_free = std::max_element(
+          engines.begin(), engines.end(), [](const EngineUse& a, const EngineUse& b) {
+            return a.engine->free_slots() < b.engine->free_slots();
+          });
+      if (most_free->engine->free_slots() == 0) break;
+      if (most_free->engine->running() == 0) most_free->busy_since = Clock::now();
       GraphQuery query = pending.front().query;
       query.id = next_id;
       running.emplace(next_id++, pending.front());
       pending.pop_front();
-      engine->submit(query);
+      most_free->engine->submit(query);
     }
-    answers.clear();
-    engine->poll(answers);
-    for (const QueryAnswer& answer : answers) {
-      const auto found = running.find(answer.id);
-      QueryAnswer reply = answer;
-      reply.id = found->second.query.id;
-      deliver(found->second, reply, options.check, sink, served, served_mutex);
-      running.erase(found);
+    bool any_answer = false;
+    for (EngineUse& use : engines) {
+      answers.clear();
+      use.engine->poll(answers);
+      for (const QueryAnswer& answer : answers) {
+        const auto found = running.find(answer.id);
+        QueryAnswer reply = answer;
+        reply.id = found->second.query.id;
+        deliver(found->second, reply, options.check, sink, served, served_mutex);
+        running.erase(found);
+      }
+      use.answered += answers.size();
+      any_answer |= !answers.empty();
+      if (!answers.empty() && use.engine->running() == 0)
+        use.busy_seconds += std::chrono::duration<double>(Clock::now() - use.busy_since).count();
     }
-    if (answers.empty() && !running.empty()) std::this_thread::yield();
+    if (!any_answer && !running.empty()) std::this_thread::yield();
   }
-  if (engine) {
-    std::fprintf(stderr, "%s: %u query slots, %u blocks of %d threads\n", kTool, engine->slots(),
-                 engine->blocks(), QueryEngine::kBlockThreads);
-    engine->finish();
+  for (size_t g = 0; g < engines.size(); ++g) {
+    QueryEngine& engine = *engines[g].engine;
+    std::fprintf(stderr, "%s: GPU %zu: %u query slots, %u blocks of %d threads; %llu answered, "
+                 "busy %.3f s\n", kTool, g, engine.slots(), engine.blocks(),
+                 QueryEngine::kBlockThreads, (unsigned long long)engines[g].answered,
+                 engines[g].busy_seconds);
+    served.gpus.push_back({{"gpu", g},
+                           {"answered", engines[g].answered},
+                           {"busy_seconds", engines[g].busy_seconds}});
+    engine.finish();
   }
 }
 
@@ -454,7 +489,8 @@ nlohmann::json summarize_run(const ServeOptions& options, const Served& served) 
            {{"median", percentile(0.5)},
             {"p99", percentile(0.99)},
             {"min", sorted.empty() ? 0 : sorted.front()},
-            {"max", sorted.empty() ? 0 : sorted.back()}}}};
+            {"max", sorted.empty() ? 0 : sorted.back()}}},
+          {"gpus", served.gpus}};
 }
 
 void write_stats(const std::string& path, const CsrGraph& graph, const nlohmann::json& runs) {
@@ -483,7 +519,7 @@ int run(int argc, char** argv) {
   std::string graph_source, placement = "device", make_kind = "bfs", modes = "resident",
               rates = "0";
   ServeOptions options;
-  unsigned slots = 0, blocks = 0, make_hops = 2, make_targets = 0, seed = 1;
+  unsigned slots = 0, blocks = 0, make_hops = 2, make_targets = 0, seed = 1, gpus = 1;
   uint64_t make_count = 0;
   po::options_description description(
       "Usage: irgl-serve [options] GRAPH\nAnswers bfs, sssp and k-hop queries on GRAPH as they "
@@ -501,7 +537,9 @@ int run(int argc, char** argv) {
       "slots", unsigned_value(&slots, "--slots")->default_value("0"),
       "queries running at once (0: up to 32, as memory allows)")(
       "blocks", unsigned_value(&blocks, "--blocks")->default_value("0"),
-      "resident blocks (0: as many as fit)")(
+      "resident blocks per GPU (0: as many as fit)")(
+      "gpus", unsigned_value(&gpus, "--gpus")->default_value("1"),
+      "resident mode: an engine on each of GPUs 0..N-1, the graph on each")(
       "placement", po::value(&placement)->default_value("device"),
       "where the intake ring lives: device or mapped")(
       "check", po::bool_switch(&options.check), "compare every answer with a host computation")(
@@ -527,6 +565,10 @@ int run(int argc, char** argv) {
   for (const std::string& mode : mode_list)
     if (mode != "resident" && mode != "launch")
       throw InputError::in("--mode", "'" + mode + "' is not resident or launch");
+  if (gpus == 0) throw InputError::in("--gpus", "must be at least 1");
+  if (gpus > 1 && std::find(mode_list.begin(), mode_list.end(), "launch") != mode_list.end())
+    throw InputError::in("--gpus", "several GPUs serve in resident mode only (--mode launch "
+                                   "runs the programs on one)");
   if (placement != "device" && placement != "mapped")
     throw InputError::in("--placement", "'" + placement + "' is not device or mapped");
   std::vector<double> rate_list;
@@ -578,7 +620,16 @@ int run(int argc, char** argv) {
     return kExitNoGpu;
   }
   const std::string refused_sssp = sssp_refusal(graph);
-  const gpu::DeviceGraph device_graph(graph);
+  int device_count = 0;
+  IRGL_CUDA_CHECK(cudaGetDeviceCount(&device_count));
+  if (gpus > unsigned(device_count))
+    throw InputError::in("--gpus", std::to_string(gpus) + " GPUs asked; this machine has " +
+                                       std::to_string(device_count));
+  std::vector<std::unique_ptr<gpu::DeviceGraph>> device_graphs;
+  for (unsigned g = 0; g < gpus; ++g) {
+    const gpu::ScopedDevice scope{int(g)};
+    device_graphs.push_back(std::make_unique<gpu::DeviceGraph>(graph));
+  }
   std::fprintf(stderr, "%s: %s (%llu vertices, %llu edges) on %s\n", kTool, graph.name.c_str(),
                (unsigned long long)graph.num_vertices(), (unsigned long long)graph.num_edges(),
                gpu::query_device().name.c_str());
@@ -603,7 +654,7 @@ int run(int argc, char** argv) {
           read_stream(stream, client, [&] { inbox.close(); });
         });
         std::fprintf(stderr, "%s: listening on 127.0.0.1:%u\n", kTool, options.listen_port);
-        serve(device_graph, options, inbox, sink, served, served_mutex);
+        serve(device_graphs, options, inbox, sink, served, served_mutex);
       } else {
         if (file.is_open()) {
           file.clear();
@@ -614,7 +665,7 @@ int run(int argc, char** argv) {
           inbox.close();
         });
         try {
-          serve(device_graph, options, inbox, sink, served, served_mutex);
+          serve(device_graphs, options, inbox, sink, served, served_mutex);
         } catch (...) {
           reader.detach();  // it may be blocked on standard input
           throw;

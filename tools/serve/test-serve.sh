@@ -3,6 +3,7 @@
 #   test-serve.sh IRGL_SERVE options   bad options: errors naming the option, no GPU needed
 #   test-serve.sh IRGL_SERVE answers   a query file, both modes, --check (GPU; 77 without)
 #   test-serve.sh IRGL_SERVE socket    two TCP clients and a shutdown (GPU; 77 without)
+#   test-serve.sh IRGL_SERVE gpus      an engine on each of two GPUs (77 with fewer)
 set -u
 serve=$1; what=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -30,6 +31,8 @@ options)
   expect_error 1 "--targets: error: at most 8" karate --targets 9
   expect_error 1 "$tmp/none: error: cannot read the queries" karate --queries "$tmp/none"
   expect_error 1 "no graph given" --queries -
+  expect_error 1 "--gpus: error: must be at least 1" karate --gpus 0
+  expect_error 1 "--gpus: error: several GPUs serve in resident mode only" karate --gpus 2 --mode launch
   # --make-queries needs no GPU: sources with out-edges, the targets asked.
   "$serve" "$graph" --make-queries 5 --kind khop --hops 3 --targets 2 --seed 4 > "$tmp/q" ||
     fail "--make-queries"
@@ -88,6 +91,20 @@ socket)
   wait $server || fail "server exit $? (a refused query is answered, not an exit): $(cat "$tmp/err")"
   [ "$(echo "$answers" | grep -c ' ok ')" = 2 ] || fail "first connection: $answers"
   echo "$answers" | grep -qx "2 error: 'x' is not a vertex id" || fail "first connection: $answers"
+  ;;
+gpus)
+  # Two GPUs, an engine on each: answers equal the host's, both GPUs used.
+  "$serve" "$graph" --make-queries 200 --kind bfs --targets 2 --seed 5 > "$tmp/queries" || fail "--make-queries"
+  "$serve" "$graph" --weights hash:100 --queries "$tmp/queries" --gpus 2 --check \
+    --stats "$tmp/stats.json" > "$tmp/out" 2> "$tmp/err"
+  rc=$?
+  grep -q "no usable GPU\|--gpus: error: 2 GPUs asked" "$tmp/err" && exit 77
+  cat "$tmp/err"
+  [ $rc = 0 ] || fail "exit $rc"
+  grep -q "check: 200 of 200 answers equal the host's" "$tmp/err" || fail "check"
+  for g in 0 1; do
+    grep -q "GPU $g: .* [1-9][0-9]* answered" "$tmp/err" || fail "GPU $g answered nothing"
+  done
   ;;
 *) fail "unknown test $what" ;;
 esac

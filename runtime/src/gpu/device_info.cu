@@ -99,6 +99,18 @@ bool gpu_available(std::string* why) {
   return true;
 }
 
+ScopedDevice::ScopedDevice(int device) {
+  int current = 0;
+  IRGL_CUDA_CHECK(cudaGetDevice(&current));
+  if (current == device) return;
+  IRGL_CUDA_CHECK(cudaSetDevice(device));
+  previous_ = current;
+}
+
+ScopedDevice::~ScopedDevice() {
+  if (previous_ >= 0) cudaSetDevice(previous_);
+}
+
 std::string format_bytes(uint64_t bytes) {
   static const char* const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   if (bytes < 1024) return std::to_string(bytes) + " B";

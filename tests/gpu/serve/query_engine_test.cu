@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <memory>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -13,6 +14,7 @@
 
 #include "gpu_test.h"
 #include "irgl/gpu/device_graph.h"
+#include "irgl/gpu/device_info.h"
 #include "irgl/gpu/tasks/query_server.cuh"
 #include "irgl/graph/load.h"
 #include "query_reference.h"
@@ -162,6 +164,52 @@ TEST(QueryEngine, RepeatedAndLargestIds) {
         << "bfs from " << query.source;
   }
   engine.finish();
+}
+
+// An engine on each of two GPUs, driven from one host thread with GPU 0
+// current: each answers on its own GPU (the calls switch to it and back).
+TEST(QueryEngine, AnEngineOnEachOfTwoGpus) {
+  IRGL_REQUIRE_GPU();
+  int devices = 0;
+  ASSERT_EQ(cudaGetDeviceCount(&devices), cudaSuccess);
+  if (devices < 2) GTEST_SKIP() << "fewer than two GPUs";
+  const CsrGraph graph = weighted("rmat:scale=12,edge-factor=8,seed=11");
+  std::vector<std::unique_ptr<DeviceGraph>> graphs;
+  std::vector<std::unique_ptr<QueryEngine>> engines;
+  QueryEngineOptions options;
+  options.slots = 4;
+  for (int g = 0; g < 2; ++g) {
+    const ScopedDevice scope(g);
+    graphs.push_back(std::make_unique<DeviceGraph>(graph));
+    engines.push_back(std::make_unique<QueryEngine>(*graphs.back(), options));
+    EXPECT_EQ(engines.back()->device(), g);
+  }
+  const std::vector<GraphQuery> queries = random_queries(graph, 80, 6);
+  std::map<uint64_t, GraphQuery> waiting;
+  size_t next = 0;
+  unsigned answered[2] = {0, 0};
+  while (next < queries.size() || !waiting.empty()) {
+    for (int g = 0; g < 2; ++g) {
+      if (next < queries.size() && engines[g]->free_slots()) {
+        waiting.emplace(queries[next].id, queries[next]);
+        engines[g]->submit(queries[next++]);
+      }
+      std::vector<QueryAnswer> answers;
+      engines[g]->poll(answers);
+      for (const QueryAnswer& answer : answers) {
+        const GraphQuery query = waiting.at(answer.id);
+        EXPECT_EQ(serve::compare_answers(query, serve::answer_on_host(graph, query), answer), "");
+        waiting.erase(answer.id);
+        ++answered[g];
+      }
+    }
+  }
+  int current = -1;
+  ASSERT_EQ(cudaGetDevice(&current), cudaSuccess);
+  EXPECT_EQ(current, 0);
+  EXPECT_GT(answered[0], 0u);
+  EXPECT_GT(answered[1], 0u);
+  for (auto& engine : engines) engine->finish();
 }
 
 TEST(QueryEngine, RefusesBadOptions) {

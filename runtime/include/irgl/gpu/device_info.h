@@ -38,6 +38,19 @@ bool gpu_available(std::string* why = nullptr);
 // The CUDA architectures this library was compiled for, e.g. "sm_90".
 std::string compiled_architectures();
 
+// Makes `device` current for the scope and the caller's device current
+// again after it: for objects that keep work on a device of their own.
+class ScopedDevice {
+ public:
+  explicit ScopedDevice(int device);
+  ~ScopedDevice();
+  ScopedDevice(const ScopedDevice&) = delete;
+  ScopedDevice& operator=(const ScopedDevice&) = delete;
+
+ private:
+  int previous_ = -1;  // -1: unchanged
+};
+
 // A byte count for messages: "512 B", "3.5 KiB", "1.23 GiB".
 std::string format_bytes(uint64_t bytes);
 

@@ -15,7 +15,9 @@ constexpr unsigned kIntakeSlack = 8;  // intake positions beyond one per slot (t
 template <class T>
 T* mapped_alloc(size_t count) {
   T* host = nullptr;
-  IRGL_CUDA_CHECK(cudaHostAlloc(&host, sizeof(T) * count, cudaHostAllocMapped));
+  // Portable: pinned for every device's context, not only this one's.
+  IRGL_CUDA_CHECK(cudaHostAlloc(&host, sizeof(T) * count,
+                                cudaHostAllocMapped | cudaHostAllocPortable));
   std::memset(static_cast<void*>(host), 0, sizeof(T) * count);
   return host;
 }
@@ -36,7 +38,7 @@ unsigned fitting_slots(uint64_t vertices, double fraction) {
 }  // namespace
 
 QueryEngine::QueryEngine(const DeviceGraph& graph, const QueryEngineOptions& options)
-    : vertices_(graph.num_vertices()) {
+    : gpu_(gpu::detail::current_device()), vertices_(graph.num_vertices()) {
   if (vertices_ == 0) throw std::invalid_argument("query engine: the graph has no vertices");
   if (vertices_ > (uint64_t(1) << 31))
     throw std::invalid_argument("query engine: " + std::to_string(vertices_) +
@@ -104,6 +106,7 @@ QueryEngine::QueryEngine(const DeviceGraph& graph, const QueryEngineOptions& opt
 }
 
 QueryEngine::~QueryEngine() {
+  const ScopedDevice scope(gpu_);
   if (running_) {  // never leave a kernel polling freed memory
     try {
       std::vector<QueryAnswer> dropped;
@@ -125,6 +128,7 @@ void QueryEngine::check_alive() {
 }
 
 void QueryEngine::submit(GraphQuery query) {
+  const ScopedDevice scope(gpu_);
   if (!running_) throw std::logic_error("QueryEngine::submit: not running");
   if (free_.empty()) throw std::logic_error("QueryEngine::submit: no free slot");
   if (query.target_count > kQueryTargets)
@@ -163,6 +167,7 @@ void QueryEngine::put(const QueuedTask<GraphQuery>& task) {
 }
 
 void QueryEngine::poll(std::vector<QueryAnswer>& answers) {
+  const ScopedDevice scope(gpu_);
   if (!running_) throw std::logic_error("QueryEngine::poll: not running");
   bool any_running = false;
   for (unsigned s = 0; s < slots_; ++s) {
@@ -182,6 +187,7 @@ void QueryEngine::poll(std::vector<QueryAnswer>& answers) {
 }
 
 void QueryEngine::finish() {
+  const ScopedDevice scope(gpu_);
   if (!running_) throw std::logic_error("QueryEngine::finish: not running");
   if (running() != 0)
     throw std::logic_error("QueryEngine::finish: " + std::to_string(running()) +

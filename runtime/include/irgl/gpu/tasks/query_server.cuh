@@ -8,6 +8,9 @@
 //   engine.poll(answers);                  // the answers that arrived, any order
 //   engine.finish();                       // after the last answer: HALT, wait
 //
+// An engine runs on the GPU current when it is made; its calls switch to
+// that GPU and back, so one host thread can drive an engine per GPU.
+//
 // A query holds one of `slots` working areas (a distance and a mark per
 // vertex, two frontiers) from submit() until its answer arrives. It runs
 // level by level: the frontier of a level is cut into chunks of
@@ -40,6 +43,7 @@
 #include "irgl/gpu/check.h"
 #include "irgl/gpu/device_buffer.h"
 #include "irgl/gpu/device_graph.h"
+#include "irgl/gpu/device_info.h"
 #include "irgl/gpu/tasks/host_fed_pool.cuh"
 #include "irgl/gpu/tasks/host_fed_queue.cuh"
 #include "irgl/gpu/tasks/host_fed_rings.cuh"
@@ -383,6 +387,7 @@ class QueryEngine {
   QueryEngine(const QueryEngine&) = delete;
   QueryEngine& operator=(const QueryEngine&) = delete;
 
+  int device() const { return gpu_; }  // the GPU it runs on (the current one at construction)
   unsigned slots() const { return slots_; }
   unsigned blocks() const { return blocks_; }
   unsigned free_slots() const { return unsigned(free_.size()); }
@@ -406,6 +411,7 @@ class QueryEngine {
   void check_alive();
   void put(const QueuedTask<GraphQuery>& task);  // waits while the intake is full
 
+  int gpu_ = 0;
   unsigned slots_ = 0;
   unsigned blocks_ = 0;
   uint64_t vertices_ = 0;
