@@ -106,9 +106,9 @@ QueryEngine::QueryEngine(const DeviceGraph& graph, const QueryEngineOptions& opt
 }
 
 QueryEngine::~QueryEngine() {
-  const ScopedDevice scope(gpu_);
   if (running_) {  // never leave a kernel polling freed memory
     try {
+      const ScopedDevice scope(gpu_);  // may throw: not outside the try
       std::vector<QueryAnswer> dropped;
       while (running_ && running() != 0) poll(dropped);
       finish();
