@@ -48,32 +48,48 @@ std::vector<GraphQuery> random_queries(const CsrGraph& graph, unsigned count, un
   return queries;
 }
 
-// Submits every query as slots free up, polling in between; every answer
-// arrives once and equals the host's.
+// Submits every query as the engines' slots free up (each engine in
+// turn), polling in between; every answer arrives once and equals the
+// host's. The number of answers each engine gave.
+std::vector<unsigned> expect_host_answers(const CsrGraph& graph,
+                                          const std::vector<QueryEngine*>& engines,
+                                          const std::vector<GraphQuery>& queries) {
+  std::map<uint64_t, GraphQuery> waiting;
+  std::vector<QueryAnswer> answers;
+  std::vector<unsigned> answered(engines.size(), 0);
+  size_t next = 0;
+  while (next < queries.size() || !waiting.empty()) {
+    for (size_t e = 0; e < engines.size(); ++e) {
+      QueryEngine& engine = *engines[e];
+      while (next < queries.size() && engine.free_slots()) {
+        waiting.emplace(queries[next].id, queries[next]);
+        engine.submit(queries[next++]);
+      }
+      answers.clear();
+      engine.poll(answers);
+      for (const QueryAnswer& answer : answers) {
+        const auto found = waiting.find(answer.id);
+        EXPECT_NE(found, waiting.end()) << "answer to query " << answer.id << ", not waiting";
+        if (found == waiting.end()) return answered;
+        const GraphQuery& query = found->second;
+        EXPECT_EQ(serve::compare_answers(query, serve::answer_on_host(graph, query), answer), "")
+            << to_string(query.kind) << " from " << query.source << " (query " << query.id
+            << ")";
+        waiting.erase(found);
+        ++answered[e];
+      }
+    }
+  }
+  for (QueryEngine* engine : engines) EXPECT_EQ(engine->running(), 0u);
+  return answered;
+}
+
+// The same with one engine of `options` on the current GPU.
 void expect_host_answers(const CsrGraph& graph, const QueryEngineOptions& options,
                          const std::vector<GraphQuery>& queries) {
   const DeviceGraph device(graph);
   QueryEngine engine(device, options);
-  std::map<uint64_t, GraphQuery> waiting;
-  std::vector<QueryAnswer> answers;
-  size_t next = 0;
-  while (next < queries.size() || !waiting.empty()) {
-    while (next < queries.size() && engine.free_slots()) {
-      waiting.emplace(queries[next].id, queries[next]);
-      engine.submit(queries[next++]);
-    }
-    answers.clear();
-    engine.poll(answers);
-    for (const QueryAnswer& answer : answers) {
-      const auto found = waiting.find(answer.id);
-      ASSERT_NE(found, waiting.end()) << "answer to query " << answer.id << ", not waiting";
-      const GraphQuery& query = found->second;
-      EXPECT_EQ(serve::compare_answers(query, serve::answer_on_host(graph, query), answer), "")
-          << to_string(query.kind) << " from " << query.source << " (query " << query.id << ")";
-      waiting.erase(found);
-    }
-  }
-  EXPECT_EQ(engine.running(), 0u);
+  expect_host_answers(graph, {&engine}, queries);
   engine.finish();
 }
 
@@ -185,25 +201,8 @@ TEST(QueryEngine, AnEngineOnEachOfTwoGpus) {
     EXPECT_EQ(engines.back()->device(), g);
   }
   const std::vector<GraphQuery> queries = random_queries(graph, 80, 6);
-  std::map<uint64_t, GraphQuery> waiting;
-  size_t next = 0;
-  unsigned answered[2] = {0, 0};
-  while (next < queries.size() || !waiting.empty()) {
-    for (int g = 0; g < 2; ++g) {
-      if (next < queries.size() && engines[g]->free_slots()) {
-        waiting.emplace(queries[next].id, queries[next]);
-        engines[g]->submit(queries[next++]);
-      }
-      std::vector<QueryAnswer> answers;
-      engines[g]->poll(answers);
-      for (const QueryAnswer& answer : answers) {
-        const GraphQuery query = waiting.at(answer.id);
-        EXPECT_EQ(serve::compare_answers(query, serve::answer_on_host(graph, query), answer), "");
-        waiting.erase(answer.id);
-        ++answered[g];
-      }
-    }
-  }
+  const std::vector<unsigned> answered =
+      expect_host_answers(graph, {engines[0].get(), engines[1].get()}, queries);
   int current = -1;
   ASSERT_EQ(cudaGetDevice(&current), cudaSuccess);
   EXPECT_EQ(current, 0);
