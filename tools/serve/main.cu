@@ -164,8 +164,9 @@ void read_queries(std::istream& stream, int client, double rate, uint64_t vertic
   uint64_t line_number = 0, due = 0;
   for (std::string line; std::getline(stream, line);) {
     ++line_number;
-    if (on_shutdown && line.find_first_not_of(" \t\r") != std::string::npos &&
-        line.substr(line.find_first_not_of(" \t\r"), 8) == "shutdown") {
+    std::string first_word;
+    std::istringstream(line) >> first_word;
+    if (on_shutdown && first_word == "shutdown") {  // "shutdowns" is a bad query
       on_shutdown();
       return;
     }
@@ -473,11 +474,13 @@ nlohmann::json summarize_run(const ServeOptions& options, const Served& served) 
           ? std::chrono::duration<double>(served.last_answer - served.first_arrival).count()
           : 0;
   const double throughput = seconds > 0 ? double(served.answered) / seconds : 0;
+  const TimeSummary latency =
+      sorted.empty() ? TimeSummary{} : summarize_times(served.latencies_us);
   std::fprintf(stderr,
                "%s: mode %s, rate %g: %llu answered, %llu refused in %.3f s: %.0f queries/s; "
                "latency median %.1f us, p99 %.1f us\n",
                kTool, options.mode.c_str(), options.rate, (unsigned long long)served.answered,
-               (unsigned long long)served.refused, seconds, throughput, percentile(0.5),
+               (unsigned long long)served.refused, seconds, throughput, latency.median,
                percentile(0.99));
   return {{"mode", options.mode},
           {"rate", options.rate},
@@ -486,10 +489,10 @@ nlohmann::json summarize_run(const ServeOptions& options, const Served& served) 
           {"seconds", seconds},
           {"queries_per_second", throughput},
           {"latency_us",
-           {{"median", percentile(0.5)},
+           {{"median", latency.median},
             {"p99", percentile(0.99)},
-            {"min", sorted.empty() ? 0 : sorted.front()},
-            {"max", sorted.empty() ? 0 : sorted.back()}}},
+            {"min", latency.min},
+            {"max", latency.max}}},
           {"gpus", served.gpus}};
 }
 
