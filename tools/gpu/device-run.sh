@@ -153,13 +153,15 @@ for part in "$@"; do
       for count in 2500 20000; do
         "$bin/md-forces-cpu" --count $count > "$out/md-cpu.txt" 2>&1 || md_fail=1
         for scheme in "${schemes[@]}"; do
-          "$bin/md-forces-cuda" --count $count --task-pool $scheme --runs 2 > "$out/md-gpu.txt" 2>&1 ||
-            md_fail=1
-          python3 "$here/../../tests/lit/irglc/examples/Inputs/close_results.py" "$out/md-gpu.txt" \
-            "$out/md-cpu.txt" || { md_fail=1; echo "DIFF: md_forces $count $scheme"; }
+          for order in "" "--sort true" "--sort true --chunk 7000"; do
+            "$bin/md-forces-cuda" --count $count --task-pool $scheme --runs 2 $order \
+              > "$out/md-gpu.txt" 2>&1 || md_fail=1
+            python3 "$here/../../tests/lit/irglc/examples/Inputs/close_results.py" "$out/md-gpu.txt" \
+              "$out/md-cpu.txt" || { md_fail=1; echo "DIFF: md_forces $count $scheme $order"; }
+          done
         done
       done
-      note "tasks: md_forces 2 sizes x ${#schemes[@]} schemes against the CPU: $([ $md_fail = 0 ] && echo PASS || echo FAIL)"
+      note "tasks: md_forces 2 sizes x ${#schemes[@]} schemes x 3 orders against the CPU: $([ $md_fail = 0 ] && echo PASS || echo FAIL)"
       compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/four_in_a_row-cuda" --lookahead 4 \
         > "$out/c4-memcheck.log" 2>&1
       note "tasks: memcheck exit $? $(grep 'ERROR SUMMARY' "$out/c4-memcheck.log")"

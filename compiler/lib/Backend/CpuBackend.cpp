@@ -43,7 +43,9 @@ void write_kernel(CodeWriter& out, const Kernel& kernel) {
     if (loop.block_task()) write_task_variables(out, loop, false);
     out.comment("Tasks one at a time, the oldest first, until none is left.");
     out.open("while (!" + loop.pool + ".empty()) {");
-    out.line("const " + loop.task_type + " " + loop.vertex_var + " = " + loop.pool + ".pop();");
+    // A task loop may not read its task (a task that only marks a step).
+    out.line("[[maybe_unused]] const " + loop.task_type + " " + loop.vertex_var + " = " + loop.pool +
+             ".pop();");
     if (loop.block_task()) {
       out.line("[[maybe_unused]] TaskVariables irgl_task_variables{};");
       for (const TaskStep& step : loop.task_steps) {

@@ -475,7 +475,7 @@ void write_task_body(CodeWriter& out, const Module& module, const Kernel& kernel
            ">& irgl_spawn) {");
   out.line("[[maybe_unused]] const TaskPush<" + task + "> " + loop.pool + "{irgl_spawn};");
   write_prologue(out, kernel);
-  out.line("const " + task + " " + loop.vertex_var + " = irgl_task;");
+  out.line("[[maybe_unused]] const " + task + " " + loop.vertex_var + " = irgl_task;");
   if (loop.block_task()) write_block_task_steps(out, loop);
   else
     for (const PreStep& step : loop.pre) out.fragment(step.code, "return", "return");

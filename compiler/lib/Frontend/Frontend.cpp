@@ -245,6 +245,15 @@ class ModuleBuilder : public ASTConsumer {
     return var->getLocation();
   }
 
+  // A function taking a pipe or a task pool serves the driver only (a
+  // kernel holds neither), so it stays a host function.
+  static bool serves_the_driver(const FunctionDecl* function) {
+    for (const ParmVarDecl* param : function->parameters())
+      if (dsl::is_pipe(param->getType()) || dsl::is_task_pool(param->getType()))
+        return true;
+    return false;
+  }
+
   // Marks a function (or a class's methods, or a namespace's functions) for
   // host and device.
   void mark_host_device(const Decl* decl, FrontendContext& context) {
@@ -253,7 +262,7 @@ class ModuleBuilder : public ASTConsumer {
       // __host__ __device__), but only of functions this file defines.
       const FunctionDecl* definition = function->getDefinition();
       if (function->isImplicit() || !definition ||
-          !context.in_main_file(definition->getLocation()))
+          !context.in_main_file(definition->getLocation()) || serves_the_driver(definition))
         return;
       context.rewriter().InsertTextBefore(
           context.sources().getExpansionLoc(function->getInnerLocStart()), "IRGL_HD ");
