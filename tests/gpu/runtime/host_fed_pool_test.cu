@@ -190,6 +190,33 @@ INSTANTIATE_TEST_SUITE_P(Rings, HostFedPlacements,
                            return info.param == HostFedPlacement::mapped ? "Mapped" : "Device";
                          });
 
+TEST_P(HostFedPlacements, PreloadedTasksRunOnceAfterTheLaunch) {
+  IRGL_REQUIRE_GPU();
+  HostFedOptions options = placed();
+  options.capacity = 4096;
+  options.blocks = 7;
+  options.queues = 2;
+  HostFedPool<Visit, Query> pool(options);
+  for (int round = 0; round < 2; ++round) {  // preloaded, then started as usual
+    constexpr uint32_t kTasks = 4000;
+    Counts counts(kTasks);
+    if (round == 0) {
+      pool.open();
+      for (uint32_t id = 0; id < kTasks; ++id) pool.submit(Visit{id}, id % 2);
+      pool.submit_halts();
+      pool.launch<kThreads>(counts.recorder());
+    } else {
+      pool.start<kThreads>(counts.recorder());
+      for (uint32_t id = 0; id < kTasks; ++id) pool.submit(Visit{id}, id % 2);
+    }
+    const HostFedStats stats = pool.finish();
+    EXPECT_EQ(stats.tasks_run, kTasks) << "round " << round;
+    EXPECT_EQ(stats.blocks, 7u);
+    const std::vector<unsigned> runs = counts.runs.download();
+    EXPECT_EQ(std::count(runs.begin(), runs.end(), 1u), kTasks) << "round " << round;
+  }
+}
+
 TEST(HostFedPool, RejectsMisuse) {
   IRGL_REQUIRE_GPU();
   HostFedOptions options;
@@ -211,6 +238,23 @@ TEST(HostFedPool, RejectsMisuse) {
   EXPECT_THROW(four.submit(Visit{0}, 4), std::invalid_argument);
   EXPECT_THROW(four.flush(4), std::invalid_argument);
   EXPECT_EQ(four.finish().tasks_run, 0u);
+
+  // Before a launch nothing frees a slot: a full ring is an error, not a
+  // wait; HALTs need the block count; a second set of HALTs is refused.
+  options.queues = 1;
+  options.capacity = 4;
+  HostFedPool<Visit, Query> small(options);
+  small.open();
+  EXPECT_THROW(small.submit_halts(), std::logic_error);  // options.blocks is 0
+  for (uint32_t id = 0; id < 4; ++id) small.submit(Visit{id});
+  EXPECT_THROW(small.submit(Visit{4}), std::length_error);
+  options.blocks = 2;
+  HostFedPool<Visit, Query> halted(options);
+  halted.open();
+  halted.submit_halts();
+  EXPECT_THROW(halted.submit_halts(), std::logic_error);
+  halted.launch<kThreads>(Recorder{nullptr, nullptr, nullptr});
+  EXPECT_EQ(halted.finish().tasks_run, 0u);
 }
 
 }  // namespace

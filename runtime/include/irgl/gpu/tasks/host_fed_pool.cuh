@@ -8,6 +8,12 @@
 //   pool.submit(Query{...});
 //   const HostFedStats stats = pool.finish();    // HALTs, then waits for the kernel
 //
+// Preloaded (paper 004's dequeue measured alone): open() empties the rings
+// without a kernel, submit() and submit_halts() fill them (up to their
+// capacity: a full ring before the launch is an error, never a wait), and
+// launch<256>(processor) starts the kernel on what is there; start() is
+// open() and launch() together.
+//
 // The processor is called by every thread of the block that took the task,
 // as processor(const T&) for the task's type T (it may synchronize the
 // block). A block's thread 0 claims a position with one fetch-and-add,
@@ -122,24 +128,45 @@ class HostFedPool {
   HostFedPool(const HostFedPool&) = delete;
   HostFedPool& operator=(const HostFedPool&) = delete;
 
-#if defined(__CUDACC__)
-  // Launches the persistent kernel; tasks submitted from now on run.
-  template <int BlockThreads, class Processor>
-  void start(const Processor& processor) {
-    if (running_) throw std::logic_error("HostFedPool::start: already running");
-    const auto kernel = host_fed_kernel<BlockThreads, Task, Processor>;
-    blocks_ = options_.blocks ? options_.blocks : resident_blocks((const void*)kernel, BlockThreads);
-    blocks_ = std::max(blocks_, options_.queues);
+  // Empties the rings for a new run: tasks submitted from now on wait in
+  // them until launch().
+  void open() {
+    if (running_) throw std::logic_error("HostFedPool::open: the kernel is running");
     with_rings([](auto& rings) { rings.reset(); });
     std::fill(submitted_.begin(), submitted_.end(), 0);
+    halts_submitted_ = false;
     counters_.zero();
     IRGL_CUDA_CHECK(cudaDeviceSynchronize());  // the zeroed counters before the kernel reads them
+    open_ = true;
+  }
+
+#if defined(__CUDACC__)
+  // Launches the persistent kernel on the open rings (opening them first
+  // if needed); tasks submitted from now on run too.
+  template <int BlockThreads, class Processor>
+  void launch(const Processor& processor) {
+    if (running_) throw std::logic_error("HostFedPool::launch: already running");
+    if (!open_) open();
+    const auto kernel = host_fed_kernel<BlockThreads, Task, Processor>;
+    const unsigned blocks = options_.blocks ? options_.blocks
+                                            : resident_blocks((const void*)kernel, BlockThreads);
+    blocks_ = std::max(blocks, options_.queues);  // what submit_halts() counted, if it ran
+    for (unsigned q = 0; q < options_.queues; ++q) flush(q);
     const HostFedQueueView<Task> rings =
         with_rings([&](auto& rings) { return rings.kernel_view(counters_.data()); });
     kernel<<<blocks_, BlockThreads, 0, options_.stream>>>(rings, options_.queues, processor,
                                                           counters_.data() + options_.queues);
     IRGL_CUDA_CHECK_LAUNCH();
     running_ = true;
+  }
+
+  // open() and launch(): the kernel runs from here, taking tasks as the
+  // host submits them.
+  template <int BlockThreads, class Processor>
+  void start(const Processor& processor) {
+    if (running_) throw std::logic_error("HostFedPool::start: already running");
+    open();
+    launch<BlockThreads>(processor);
   }
 #endif
 
@@ -163,13 +190,29 @@ class HostFedPool {
     with_rings([&](auto& rings) { rings.flush(queue); });
   }
 
-  // One HALT per block (on its ring), then waits for the kernel to end.
+  // One HALT per block, each on its block's ring, after every task
+  // submitted so far. Before launch() it needs HostFedOptions::blocks (the
+  // kernel's block count is not known until then).
+  void submit_halts() {
+    if (halts_submitted_) throw std::logic_error("HostFedPool::submit_halts: already submitted");
+    if (!running_) {
+      if (!options_.blocks)
+        throw std::logic_error("HostFedPool::submit_halts: before launch() it needs "
+                               "HostFedOptions::blocks");
+      blocks_ = std::max(options_.blocks, options_.queues);
+    }
+    for (unsigned b = 0; b < blocks_; ++b) put(Task::halt(), b % options_.queues);
+    halts_submitted_ = true;
+  }
+
+  // HALTs (unless submitted already), then waits for the kernel to end.
   // Call it once every submitting thread is done.
   HostFedStats finish() {
     if (!running_) throw std::logic_error("HostFedPool::finish: not started");
-    for (unsigned b = 0; b < blocks_; ++b) put(Task::halt(), b % options_.queues);
+    if (!halts_submitted_) submit_halts();
     for (unsigned q = 0; q < options_.queues; ++q) flush(q);
     running_ = false;
+    open_ = false;
     IRGL_CUDA_CHECK(cudaStreamSynchronize(options_.stream));
     HostFedStats stats;
     stats.tasks_run = counters_.download()[options_.queues];
@@ -189,14 +232,19 @@ class HostFedPool {
   // Waits while the ring is full, and notices a kernel that ended (a fault)
   // instead of waiting for it forever.
   void put(const Task& task, unsigned q) {
-    if (!running_) throw std::logic_error("HostFedPool::submit: not started");
+    if (!open_) throw std::logic_error("HostFedPool::submit: not started");
     unsigned long long& position = submitted_[q];
     const auto writable = [&] {
       return with_rings([&](auto& rings) { return rings.writable(q, position); });
     };
+    if (!running_ && !writable())  // nothing would ever free a slot
+      throw std::length_error("host-fed pool: ring " + std::to_string(q) + " is full (" +
+                              std::to_string(options_.capacity) +
+                              " slots) before the kernel was launched");
     for (unsigned polls = 1; !writable(); ++polls) {
       if (polls % 4096 == 0 && cudaStreamQuery(options_.stream) != cudaErrorNotReady) {
         running_ = false;
+        open_ = false;
         IRGL_CUDA_CHECK(cudaStreamSynchronize(options_.stream));  // throws the kernel's error
         throw std::runtime_error("host-fed pool: the kernel ended before taking its tasks");
       }
@@ -212,6 +260,8 @@ class HostFedPool {
   DeviceBuffer<unsigned long long> counters_;
   std::vector<unsigned long long> submitted_;  // per ring: the next position to write
   unsigned blocks_ = 0;
+  bool halts_submitted_ = false;
+  std::atomic<bool> open_{false};     // the rings take tasks (open(), start())
   std::atomic<bool> running_{false};  // read by every submitting thread
 };
 
