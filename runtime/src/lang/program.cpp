@@ -323,29 +323,24 @@ std::vector<WrittenOutput> write_results(const std::string& output, bool force,
   return writer.written;
 }
 
-// Writes the target's load log, refusing to replace a file unless `force`.
-// Prints the energy of the timed runs (their total over their time: the
-// meter's counter is too coarse for one short run) and returns it for the
+// Prints the energy of the timed runs (or why not) and returns it for the
 // JSON report; null when the target measures no energy.
 nlohmann::ordered_json energy_report(const EnergyReading& last, const std::vector<double>& energies,
                                      const std::vector<double>& times) {
   if (!last.millijoules && last.why_not.empty()) return nullptr;
-  if (energies.size() != times.size()) {
-    std::printf("energy: not measured (%s)\n", last.why_not.c_str());
-    return {{"unavailable", last.why_not}};
+  const EnergySummary energy = summarize_energy(last, energies, times);
+  if (!energy.millijoules_per_run) {
+    std::printf("energy: not measured (%s)\n", energy.why_not.c_str());
+    return {{"unavailable", energy.why_not}};
   }
-  double millijoules = 0, milliseconds = 0;
-  for (size_t i = 0; i < times.size(); ++i) {
-    millijoules += energies[i];
-    milliseconds += times[i];
-  }
-  const double per_run = millijoules / energies.size();
-  const double watts = milliseconds > 0 ? millijoules / milliseconds : 0;
-  std::printf("energy: %.3f mJ per run, %.1f W on average over the runs (%s)\n", per_run, watts,
-              last.source.c_str());
-  return {{"mJ_per_run", per_run}, {"watts", watts}, {"source", last.source}};
+  std::printf("energy: %.3f mJ per run, %.1f W on average over the runs (%s)\n",
+              *energy.millijoules_per_run, *energy.watts, energy.source.c_str());
+  return {{"mJ_per_run", *energy.millijoules_per_run},
+          {"watts", *energy.watts},
+          {"source", energy.source}};
 }
 
+// Writes the target's load log, refusing to replace a file unless `force`.
 void write_load_report_file(const std::string& path, bool force, const ProgramTarget& target) {
   OutputFile file(path, force);
   std::ostringstream text;
@@ -356,6 +351,33 @@ void write_load_report_file(const std::string& path, bool force, const ProgramTa
 }
 
 }  // namespace
+
+EnergySummary summarize_energy(const EnergyReading& last, const std::vector<double>& energies,
+                               const std::vector<double>& times) {
+  EnergySummary summary;
+  summary.source = last.source;
+  if (energies.empty() || energies.size() != times.size()) {
+    summary.why_not = last.why_not.empty() ? "not every run was measured" : last.why_not;
+    return summary;
+  }
+  double millijoules = 0, milliseconds = 0;
+  for (size_t i = 0; i < times.size(); ++i) {
+    millijoules += energies[i];
+    milliseconds += times[i];
+  }
+  if (milliseconds < kEnergyMinMilliseconds) {
+    char why[200];
+    std::snprintf(why, sizeof why,
+                  "the timed runs took %.1f ms in all; NVML's counter needs %.0f ms of runs to "
+                  "mean anything: raise --runs",
+                  milliseconds, kEnergyMinMilliseconds);
+    summary.why_not = why;
+    return summary;
+  }
+  summary.millijoules_per_run = millijoules / energies.size();
+  summary.watts = millijoules / milliseconds;
+  return summary;
+}
 
 int run_program(int argc, char** argv, const ProgramDescription& description,
                 ProgramTarget& target) {

@@ -75,6 +75,21 @@ struct EnergyReading {
   std::string why_not;
 };
 
+// NVML's counter moves in steps (about 12 J, some 25 ms of a busy H200),
+// so the timed runs must add up to this much before their energy means
+// anything; shorter, a run's reading is zero or a whole step.
+inline constexpr double kEnergyMinMilliseconds = 500;
+
+// The timed runs' energy: their total over their total time, when every
+// run measured one and they lasted kEnergyMinMilliseconds together; else
+// `why_not` says why not.
+struct EnergySummary {
+  std::optional<double> millijoules_per_run, watts;
+  std::string source, why_not;
+};
+EnergySummary summarize_energy(const EnergyReading& last, const std::vector<double>& energies,
+                               const std::vector<double>& times);
+
 // The whole graph as the driver reads it when this process loaded only its
 // share (ProgramTarget::load_share), gathered from every process's.
 struct GraphTotals {
