@@ -130,15 +130,49 @@ __device__ void finish_body(Body& body, Counters& counters) {
 __device__ inline uint64_t global_thread() { return uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; }
 __device__ inline uint64_t grid_threads() { return uint64_t(gridDim.x) * blockDim.x; }
 
-// A vertex's whole edge loop run sequentially by the calling thread.
+// A vertex's whole edge loop run sequentially by the calling thread (a
+// settling body's until it settles).
 template <class Body, class Counters>
 __device__ void run_edges_sequentially(Body& body, VertexId v, const typename Body::Closure& closure,
                                        Counters& counters) {
   typename Body::Accum accum = Body::identity();
   const uint64_t begin = body.edges_begin(v), end = body.edges_end(v);
-  for (uint64_t e = begin; e < end; ++e) body.edge(v, e, closure, accum);
-  counters.edges(end - begin);
+  uint64_t e = begin;
+  for (; e < end; ++e) {
+    body.edge(v, e, closure, accum);
+    if constexpr (kBodySettles<Body>)
+      if (Body::settled(accum)) {
+        ++e;
+        break;
+      }
+  }
+  counters.edges(e - begin);
   body.post(v, closure, accum);
+}
+
+// Edges [begin, end) of vertex v strided over a tile's threads, combined
+// into each thread's `accum`; a settling body's tile stops once any
+// thread's partial settles (a vote per stride, so every thread leaves
+// together).
+template <class Body, class Tile, class Counters>
+__device__ void run_edges_strided(const Tile& tile, Body& body, VertexId v,
+                                  const typename Body::Closure& closure, uint64_t begin,
+                                  uint64_t end, typename Body::Accum& accum, Counters& counters) {
+  const unsigned rank = tile.thread_rank(), size = tile.num_threads();
+  if constexpr (!kBodySettles<Body>) {
+    for (uint64_t e = begin + rank; e < end; e += size) {
+      body.edge(v, e, closure, accum);
+      counters.edges(1);
+    }
+  } else {
+    for (uint64_t base = begin; base < end; base += size) {
+      if (base + rank < end) {
+        body.edge(v, base + rank, closure, accum);
+        counters.edges(1);
+      }
+      if (tile.any(Body::settled(accum))) break;
+    }
+  }
 }
 
 // The kernel of every schedule: Agent's run(args...) over the grid between

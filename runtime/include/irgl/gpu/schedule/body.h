@@ -40,12 +40,22 @@
 //     static constexpr bool kContiguousEdges = true;
 //     IRGL_HD uint64_t edge_count() const;
 //     __host__ const void* edge_layout() const;
+//
+//     // Optional: the edge loop may stop early (a pull bfs's "found a
+//     // parent"). settled(partial) is true once a partial accumulator
+//     // guarantees the combined one's outcome whatever the remaining edges
+//     // add (an OR that is set, a min already at or below its bound), and
+//     // edge() has no effect but its accumulation.
+//     static constexpr bool kSettles = true;
+//     __device__ static bool settled(const Accum& partial);
 //   };
 //
 // Every schedule calls pre() exactly once per frontier item (per member of a
 // swept frontier, frontier.cuh), edge() exactly once per edge of each vertex
-// whose pre() returned true, and then post() exactly once for that vertex;
-// it differs only in which threads do it.
+// whose pre() returned true (or, for a settling body, at least until its
+// threads' partial accumulators settle), and then post() exactly once for
+// that vertex; it differs only in which threads do it. thread, warp,
+// group:N (N up to 32) and TWC's thread, warp and block bins stop early.
 // Closure and Accum must be trivially copyable: schedules copy them through
 // shuffles, shared memory and global memory.
 #pragma once
@@ -56,6 +66,15 @@ namespace irgl::gpu::schedule {
 
 // The Accum of bodies that combine nothing.
 struct NoAccum {};
+
+// Whether Body declares kSettles (its edge loops may stop early).
+template <class Body, class = void>
+struct BodySettles : std::false_type {};
+template <class Body>
+struct BodySettles<Body, std::void_t<decltype(Body::kSettles)>>
+    : std::bool_constant<Body::kSettles> {};
+template <class Body>
+inline constexpr bool kBodySettles = BodySettles<Body>::value;
 
 template <class Body>
 constexpr void check_body() {

@@ -73,10 +73,7 @@ struct GroupMappedAgent : AgentBase<B, Body, Counters> {
       closure = shfl_any(group, closure, 0);
       const uint64_t begin = body.edges_begin(v), end = body.edges_end(v);
       Accum accum = Body::identity();
-      for (uint64_t e = begin + group.thread_rank(); e < end; e += G) {
-        body.edge(v, e, closure, accum);
-        counters.edges(1);
-      }
+      run_edges_strided(group, body, v, closure, begin, end, accum, counters);
       if constexpr (Body::kHasAccum) accum = reduce_any<Body>(group, accum);
       else group.sync();  // post() comes after all of the vertex's edges
       if (leader) {

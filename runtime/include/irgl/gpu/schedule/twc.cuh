@@ -178,9 +178,19 @@ struct TwcAgent : AgentBase<B, Body, Counters> {
     if constexpr (Huge::kHandsOver)
       if (threadIdx.x == 0) blocks_done = huge.read_blocks_done();
     Accum accum = Body::identity();
-    for (uint64_t e = temp.owner_begin + threadIdx.x; e < temp.owner_end; e += B) {
-      body.edge(temp.owner_vertex, e, temp.owner_closure, accum);
-      counters.edges(1);
+    if constexpr (!kBodySettles<Body>) {
+      for (uint64_t e = temp.owner_begin + threadIdx.x; e < temp.owner_end; e += B) {
+        body.edge(temp.owner_vertex, e, temp.owner_closure, accum);
+        counters.edges(1);
+      }
+    } else {
+      for (uint64_t base = temp.owner_begin; base < temp.owner_end; base += B) {
+        if (base + threadIdx.x < temp.owner_end) {
+          body.edge(temp.owner_vertex, base + threadIdx.x, temp.owner_closure, accum);
+          counters.edges(1);
+        }
+        if (__syncthreads_or(Body::settled(accum))) break;  // the whole block's vote
+      }
     }
     if constexpr (Body::kHasAccum) {
       using BlockReduce = typename TempStorage::BlockReduce;
@@ -207,10 +217,8 @@ struct TwcAgent : AgentBase<B, Body, Counters> {
       const uint64_t warp_end = warp.shfl(item.end, leader);
       if (lane == leader) item.pending = false;
       Accum accum = Body::identity();
-      for (uint64_t e = warp_begin + lane; e < warp_end; e += 32) {
-        body.edge(warp_vertex, e, warp_closure, accum);
-        counters.edges(1);
-      }
+      run_edges_strided(warp, body, warp_vertex, warp_closure, warp_begin, warp_end, accum,
+                        counters);
       if constexpr (Body::kHasAccum) accum = reduce_any<Body>(warp, accum);
       else warp.sync();  // post() comes after all of the vertex's edges
       if (lane == leader) {
