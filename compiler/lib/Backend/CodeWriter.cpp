@@ -181,6 +181,9 @@ void write_pre_and_rest(CodeWriter& out, const VertexLoop& loop, size_t step,
     out.comment(where(edge.loc) + ": " + edge.header + "  [schedule: " + edge.schedule.name() + "]");
     out.open(edge_loop_header(edge) + " {");
     for (const CodeFragment& code : edge.body) out.fragment(code, next_vertex, "continue");
+    if (edge.settle)
+      out.line("if (" + out.expression(*edge.settle, 8, next_vertex) + ") break;  // " +
+               where(edge.settle->loc));
     out.close();
   }
   for (const CodeFragment& code : loop.post) out.fragment(code, next_vertex);

@@ -223,6 +223,20 @@ void write_post(CodeWriter& out, const Kernel& kernel) {
   out.close();
 }
 
+// `if (COND) break;` ended the edge loop: schedules may stop a vertex's
+// edges once a thread's partial accumulators satisfy COND (schedule/body.h).
+void write_settled(CodeWriter& out, const EdgeLoop& edge) {
+  out.line("static constexpr bool kSettles = true;");
+  out.comment(where(edge.settle->loc) + ": the loop's break: its edges may stop once a partial "
+              "value holds it.");
+  out.open("__device__ static bool settled(const Accum& irgl_accum) {");
+  for (const Accumulator& a : edge.accumulators)
+    out.line("[[maybe_unused]] const " + a.var.type + " " + a.var.name + " = irgl_accum." +
+             a.var.name + ";");
+  out.line("return " + out.expression(*edge.settle, 11) + ";");
+  out.close();
+}
+
 void write_accumulator_operations(CodeWriter& out, const EdgeLoop* edge) {
   const bool any = edge && !edge->accumulators.empty();
   if (!any) {
@@ -284,6 +298,7 @@ void write_body(CodeWriter& out, const Module& module, const Kernel& kernel,
            (edge && !edge->accumulators.empty() ? "true" : "false") + ";");
   out.line(std::string("static constexpr bool kHasPost = ") +
            (edge && !kernel.loop.post.empty() ? "true" : "false") + ";");
+  if (edge && edge->settle) write_settled(out, *edge);
   out.line();
   write_pre(out, kernel);
   write_edge_range(out, kernel);

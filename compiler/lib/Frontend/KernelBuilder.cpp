@@ -26,6 +26,78 @@ std::vector<const Stmt*> statements_of(const Stmt* body) {
   return {body};
 }
 
+// The `if (COND) break;` that ends an edge loop's body, if it does.
+const IfStmt* settling_break(const CXXForRangeStmt* loop) {
+  const std::vector<const Stmt*> statements = statements_of(loop->getBody());
+  if (statements.empty()) return nullptr;
+  const auto* branch = dyn_cast<IfStmt>(statements.back());
+  if (!branch || branch->getElse() || branch->getInit() || branch->getConditionVariable())
+    return nullptr;
+  const Stmt* then = branch->getThen();
+  if (const auto* compound = dyn_cast<CompoundStmt>(then); compound && compound->size() == 1)
+    then = compound->body_front();
+  return isa<BreakStmt>(then) ? branch : nullptr;
+}
+
+// The accumulator `expr` names, if it names one.
+const VarDecl* accumulator_in(const Expr* expr,
+                              const std::map<const VarDecl*, AccumulatorOp>& accumulators) {
+  const auto* ref = dyn_cast<DeclRefExpr>(expr->IgnoreParenImpCasts());
+  const auto* var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+  return var && accumulators.count(var) ? var : nullptr;
+}
+
+bool is_integer(const Expr* expr, int64_t value) {
+  const auto* literal = dyn_cast<IntegerLiteral>(expr->IgnoreParenImpCasts());
+  return literal && literal->getValue() == value;
+}
+
+// Whether `value` is 0 or 1 whatever the data: a truth value, or `c ? 1 : 0`.
+bool zero_or_one(const Expr* value) {
+  const Expr* e = value->IgnoreParenImpCasts();
+  if (e->getType()->isBooleanType()) return true;
+  const auto* choice = dyn_cast<ConditionalOperator>(e);
+  return choice && ((is_integer(choice->getTrueExpr(), 1) && is_integer(choice->getFalseExpr(), 0)) ||
+                    (is_integer(choice->getTrueExpr(), 0) && is_integer(choice->getFalseExpr(), 1)));
+}
+
+// One test of a settling break: the accumulator it fixes, when it fixes
+// one. `flag != 0` (or `flag`) fixes an |= accumulator that only ever adds
+// 0 or 1; `all == 0` (or `!all`) fixes an &= accumulator (zero absorbs).
+const VarDecl* fixed_by(const Expr* test, const std::map<const VarDecl*, AccumulatorOp>& accumulators,
+                        const std::set<const VarDecl*>& flags) {
+  const Expr* e = test->IgnoreParenImpCasts();
+  bool zero = false;  // the test is for zero
+  const VarDecl* var = accumulator_in(e, accumulators);
+  if (!var) {
+    if (const auto* unary = dyn_cast<UnaryOperator>(e); unary && unary->getOpcode() == UO_LNot) {
+      var = accumulator_in(unary->getSubExpr(), accumulators);
+      zero = true;
+    } else if (const auto* compare = dyn_cast<BinaryOperator>(e);
+               compare && (compare->getOpcode() == BO_EQ || compare->getOpcode() == BO_NE)) {
+      zero = compare->getOpcode() == BO_EQ;
+      if (is_integer(compare->getRHS(), 0)) var = accumulator_in(compare->getLHS(), accumulators);
+      else if (is_integer(compare->getLHS(), 0)) var = accumulator_in(compare->getRHS(), accumulators);
+    }
+  }
+  if (!var) return nullptr;
+  const AccumulatorOp op = accumulators.at(var);
+  if (zero ? op == AccumulatorOp::bit_and : op == AccumulatorOp::bit_or && flags.count(var))
+    return var;
+  return nullptr;
+}
+
+// The tests of `condition`, a && of them.
+void conjuncts(const Expr* condition, std::vector<const Expr*>& tests) {
+  const Expr* e = condition->IgnoreParenImpCasts();
+  if (const auto* both = dyn_cast<BinaryOperator>(e); both && both->getOpcode() == BO_LAnd) {
+    conjuncts(both->getLHS(), tests);
+    conjuncts(both->getRHS(), tests);
+    return;
+  }
+  tests.push_back(condition);
+}
+
 void add_unique(std::vector<std::string>& names, const std::string& name) {
   if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
 }
@@ -222,6 +294,7 @@ class RegionVisitor : public RecursiveASTVisitor<RegionVisitor> {
     if (!callee) return true;
     const std::string prelude = dsl::prelude_function(call);
     if (prelude.rfind("atomic_", 0) == 0) {
+      ++atomics;
       // Atomics may update vertex data and task variables anywhere; other
       // targets are writes.
       if (call->getNumArgs() > 0 && !dsl::field_access(call->getArg(0)) &&
@@ -292,7 +365,13 @@ class RegionVisitor : public RecursiveASTVisitor<RegionVisitor> {
     return true;
   }
 
+  // A statement left out of the region (an edge loop's settling break,
+  // checked on its own).
+  bool TraverseIfStmt(IfStmt* s) { return s == skipped_ || Base::TraverseIfStmt(s); }
+  void skip(const Stmt* stmt) { skipped_ = stmt; }
+
   std::vector<std::string> fields_used, reductions_used, worklists_pushed;
+  unsigned atomics = 0;                          // atomic_* calls
   std::vector<LocalWrite> local_writes;          // edge region only
   std::vector<const DeclRefExpr*> local_refs;    // uses of vertex-loop variables
 
@@ -441,6 +520,7 @@ class RegionVisitor : public RecursiveASTVisitor<RegionVisitor> {
   const VarDecl* edge_var_;
   EdgeDirection direction_;
   const BlockTaskScope* block_ = nullptr;
+  const Stmt* skipped_ = nullptr;
   const VarDecl* parallel_index_ = nullptr;  // inside a parallel loop: its index
   int loops_ = 0, switches_ = 0, functions_ = 0;
 };
@@ -826,7 +906,8 @@ bool KernelBuilder::build_vertex_loop(Scope& scope, const Stmt* loop_stmt, const
   }
   if (edge_stmt)
     for (const Stmt* stmt : statements_of(edge_stmt->getBody()))
-      loop.edge_loop->body.push_back(context_.fragment(stmt));
+      if (stmt != settling_break(edge_stmt))  // kept as EdgeLoop::settle
+        loop.edge_loop->body.push_back(context_.fragment(stmt));
   for (const Stmt* stmt : post) loop.post.push_back(context_.fragment(stmt));
   if (loop.domain == VertexDomain::all_nodes)
     kernel.fields_written_whole = fields_written_whole(scope, loop, pre, guards, post);
@@ -957,6 +1038,56 @@ std::vector<std::string> KernelBuilder::fields_written_whole(
   return fields;
 }
 
+// Checks the `if (COND) break;` that ends an edge loop (COND fixes every
+// accumulator `writes` build; the loop does nothing else with effects) and
+// records it as EdgeLoop::settle; reports and returns false otherwise.
+static bool check_settling_break(FrontendContext& context_, const IfStmt* settle,
+                                 const std::map<const VarDecl*, AccumulatorOp>& accumulators,
+                                 const std::vector<LocalWrite>& writes, bool atomics,
+                                 EdgeLoop& edge) {
+  // |= accumulators whose every contribution is 0 or 1: set, they stay 1.
+  std::set<const VarDecl*> flags, not_flags;
+  for (const LocalWrite& write : writes) {
+    const auto* compound = dyn_cast<CompoundAssignOperator>(write.write);
+    (compound && zero_or_one(compound->getRHS()) ? flags : not_flags).insert(write.var);
+  }
+  for (const VarDecl* var : not_flags) flags.erase(var);
+  // The condition must fix every accumulator: then the loop's results are
+  // the same wherever it stops, on every schedule and on the CPU.
+  const Expr* condition = settle->getCond();
+  std::vector<const Expr*> tests;
+  conjuncts(condition, tests);
+  std::set<const VarDecl*> fixed;
+  for (const Expr* test : tests) {
+    const VarDecl* var = fixed_by(test, accumulators, flags);
+    if (!var || !fixed.insert(var).second) {
+      context_.error(test->getBeginLoc(),
+                     "an edge loop may end with 'if (...) break;' only when its condition fixes "
+                     "every accumulator of the loop: a && of tests, one per accumulator, each an "
+                     "|= flag whose edges add 0 or 1 tested for non-zero or an &= accumulator "
+                     "tested for zero ('" + context_.text(test->getSourceRange()) + "' is not)");
+      return false;
+    }
+  }
+  for (const auto& [var, op] : accumulators)
+    if (!fixed.count(var)) {
+      context_.error(condition->getBeginLoc(),
+                     "the edge loop's break leaves accumulator '" + var->getNameAsString() +
+                         "' unsettled: its value would depend on where each schedule stops; "
+                         "test it in the condition or accumulate it in another loop");
+      return false;
+    }
+  if (atomics || !edge.reductions_used.empty() || !edge.worklists_pushed.empty()) {
+    context_.error(settle->getBeginLoc(),
+                   "an edge loop that may stop early ('break') may only accumulate: its "
+                   "atomics, pushes and reductions would run for some edges and not for others");
+    return false;
+  }
+  edge.settle = CodeFragment::text(context_.text(condition->getSourceRange()),
+                                   context_.loc(condition->getBeginLoc()));
+  return true;
+}
+
 bool KernelBuilder::build_edge_loop(Scope& scope, const CXXForRangeStmt* loop, EdgeLoop& edge,
                                     Kernel& kernel) {
   const auto range = dsl::edge_range(loop);
@@ -977,6 +1108,8 @@ bool KernelBuilder::build_edge_loop(Scope& scope, const CXXForRangeStmt* loop, E
   RegionVisitor visitor(context_, Region::edge, loop, scope.vertex, scope.iterated_worklist,
                         scope.is_lambda, scope.per_thread, scope.vertex_locals, edge_var,
                         edge.direction);
+  const IfStmt* settle = settling_break(loop);
+  visitor.skip(settle);
   visitor.TraverseStmt(const_cast<CXXForRangeStmt*>(loop));
   std::set<const Decl*> reported;
   check_pre_declaration_uses(scope, loop->getBody(), reported);
@@ -1065,8 +1198,11 @@ bool KernelBuilder::build_edge_loop(Scope& scope, const CXXForRangeStmt* loop, E
             [](const Accumulator& a, const Accumulator& b) {
               return std::make_pair(a.loc.line, a.loc.column) < std::make_pair(b.loc.line, b.loc.column);
             });
-  return true;
+  return !settle ||
+         check_settling_break(context_, settle, accumulators, visitor.local_writes,
+                              visitor.atomics > 0, edge);
 }
+
 
 std::optional<Kernel> KernelBuilder::build_kernel(const FunctionDecl* function) {
   Kernel kernel;

@@ -419,6 +419,8 @@ class Dumper {
     if (!e.reductions_used.empty()) out_ << "      reductions " << list(e.reductions_used) << "\n";
     if (!e.worklists_pushed.empty()) out_ << "      pushes " << list(e.worklists_pushed) << "\n";
     if (e.work_per_edge_varies) out_ << "      work per edge varies\n";
+    if (e.settle)
+      out_ << "      stops once " << render(*e.settle, "", "<next-vertex>", "<next-edge>") << "\n";
     if (e.schedule.alb_threshold) out_ << "      alb threshold " << *e.schedule.alb_threshold << "\n";
     for (const auto& fragment : e.body) {
       out_ << "      body\n";
