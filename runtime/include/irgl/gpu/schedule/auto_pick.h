@@ -74,8 +74,9 @@ inline constexpr AutoRule kAutoRules[] = {
     // An edge loop that stops early (a pull bfs's search for a parent): a
     // thread per vertex stops at its own edge, where a warp or ALB's packed
     // bin reads many more (symmetric RMAT 24 on an H200: 1.6 ms against 4.0
-    // under ALB and 7.4 under warp; docs/experiments/2026-11-29-do-bfs-in-
-    // the-language.md).
+    // under ALB and 7.4 under warp). It loses where an unreachable hub is
+    // searched every round (cnr-2000: 28 ms against lb's 2.9;
+    // docs/experiments/2026-11-29-do-bfs-in-the-language.md).
     {kAnyPlace, -1, kAnyDegree, 0, kAnyMean, AutoPick::thread, 1},
     // Edges of unequal cost (tc). Sparse, even degrees: a thread walks a
     // vertex's edges (roads, grid: 2.0-6.2x faster than ALB); small
