@@ -42,14 +42,6 @@ TEST(AutoPick, TheFirstMatchingRuleWins) {
   EXPECT_EQ(auto_pick(skewed, loop(LoopPlace::light_round), rules), AutoPick::alb);  // no match
 }
 
-// A loop that may stop early runs a thread per vertex, hubs or not.
-TEST(AutoPick, SettlingLoopsRunAThreadPerVertex) {
-  LoopShape settling = loop(LoopPlace::all_nodes);
-  settling.settles = true;
-  EXPECT_EQ(auto_pick(shape(325557, 3216152, 2716), settling), AutoPick::thread);
-  EXPECT_EQ(auto_pick(shape(325557, 3216152, 2716), loop(LoopPlace::all_nodes)), AutoPick::alb);
-}
-
 TEST(AutoPick, TheRulesEndWithACatchAll) {
   const AutoRule& last = kAutoRules[sizeof(kAutoRules) / sizeof(kAutoRules[0]) - 1];
   EXPECT_EQ(last.places, kAnyPlace);

@@ -111,7 +111,6 @@ struct Auto {
     LoopShape shape;
     shape.accumulates = Body::kHasAccum;
     shape.edge_work_varies = options.edge_work_varies;
-    shape.settles = kBodySettles<Body>;
     if constexpr (!std::is_same_v<Frontier, AllNodes>) {
       shape.items = frontier.host_size();  // kUnknownSize: ~0
       const HeavyRoundLine line =

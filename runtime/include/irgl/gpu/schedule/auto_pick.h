@@ -46,7 +46,6 @@ struct LoopShape {
   bool accumulates = false;       // the Body reduces over a vertex's edges
   bool edge_work_varies = false;  // the edge body loops (e.g. tc): edges of unequal cost
   uint64_t items = ~uint64_t{0};  // a round's size, when the host knows it
-  bool settles = false;           // the edge loop may stop early (body.h: kSettles)
 };
 
 // One rule: a launch matches when its place and edge-work flag are among
@@ -57,7 +56,6 @@ struct AutoRule {
   uint64_t max_degree_at_most;         // the graph's largest out-degree
   double mean_at_least, mean_at_most;  // its average out-degree
   AutoPick pick;
-  int settles = -1;                    // 0, 1, or -1: either (LoopShape::settles)
 };
 
 inline constexpr unsigned place_bit(LoopPlace place) { return 1u << unsigned(place); }
@@ -71,13 +69,6 @@ inline constexpr double kAnyMean = 1e300;
 // (docs/experiments/2026-11-26-auto-schedule.md has the data and the
 // cells where auto is not within 10% of the best fixed schedule).
 inline constexpr AutoRule kAutoRules[] = {
-    // An edge loop that stops early (a pull bfs's search for a parent): a
-    // thread per vertex stops at its own edge, where a warp or ALB's packed
-    // bin reads many more (symmetric RMAT 24 on an H200: 1.6 ms against 4.0
-    // under ALB and 7.4 under warp). It loses where an unreachable hub is
-    // searched every round (cnr-2000: 28 ms against lb's 2.9;
-    // docs/experiments/2026-11-29-do-bfs-in-the-language.md).
-    {kAnyPlace, -1, kAnyDegree, 0, kAnyMean, AutoPick::thread, 1},
     // Edges of unequal cost (tc). Sparse, even degrees: a thread walks a
     // vertex's edges (roads, grid: 2.0-6.2x faster than ALB); small
     // degrees: a warp per vertex (meshes, small graphs: 1.1-2.5x);
@@ -112,7 +103,6 @@ AutoPick auto_pick(const GraphShape& graph, const LoopShape& loop, const AutoRul
     if (!(rule.places & place_bit(loop.place))) continue;
     if (rule.edge_work_varies >= 0 && bool(rule.edge_work_varies) != loop.edge_work_varies)
       continue;
-    if (rule.settles >= 0 && bool(rule.settles) != loop.settles) continue;
     if (graph.max_degree > rule.max_degree_at_most) continue;
     if (mean < rule.mean_at_least || mean > rule.mean_at_most) continue;
     return rule.pick;

@@ -55,7 +55,8 @@
 // whose pre() returned true (or, for a settling body, at least until its
 // threads' partial accumulators settle), and then post() exactly once for
 // that vertex; it differs only in which threads do it. thread, warp,
-// group:N (N up to 32) and TWC's thread, warp and block bins stop early.
+// group:N (N up to 32) and TWC's bins (ALB's too; its small vertices then
+// run a thread each) stop early.
 // Closure and Accum must be trivially copyable: schedules copy them through
 // shuffles, shared memory and global memory.
 #pragma once

@@ -228,8 +228,17 @@ struct TwcAgent : AgentBase<B, Body, Counters> {
     }
   }
 
-  // Fine-grained: the remaining edges packed over the block.
+  // Fine-grained: the remaining edges packed over the block. A settling
+  // body's small vertex is walked by its own thread instead, which stops at
+  // the edge that settles it (packed, all its edges run at once).
   __device__ void fine_grained(const Item& item) {
+    if constexpr (kBodySettles<Body>) {
+      if (item.pending) {
+        counters.vertex(LoadPath::fine);
+        run_edges_sequentially(body, item.v, item.closure, counters);
+      }
+      return;
+    }
     using BlockScan = typename TempStorage::BlockScan;
     uint32_t offset = 0, total = 0;
     BlockScan(temp.temp.scan).ExclusiveSum(item.pending ? uint32_t(item.degree()) : 0u, offset,
