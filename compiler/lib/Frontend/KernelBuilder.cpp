@@ -904,10 +904,11 @@ bool KernelBuilder::build_vertex_loop(Scope& scope, const Stmt* loop_stmt, const
     }
     loop.pre.push_back(std::move(step));
   }
-  if (edge_stmt)
+  if (edge_stmt) {
+    const IfStmt* settle = settling_break(edge_stmt);  // kept as EdgeLoop::settle
     for (const Stmt* stmt : statements_of(edge_stmt->getBody()))
-      if (stmt != settling_break(edge_stmt))  // kept as EdgeLoop::settle
-        loop.edge_loop->body.push_back(context_.fragment(stmt));
+      if (stmt != settle) loop.edge_loop->body.push_back(context_.fragment(stmt));
+  }
   for (const Stmt* stmt : post) loop.post.push_back(context_.fragment(stmt));
   if (loop.domain == VertexDomain::all_nodes)
     kernel.fields_written_whole = fields_written_whole(scope, loop, pre, guards, post);
@@ -1202,7 +1203,6 @@ bool KernelBuilder::build_edge_loop(Scope& scope, const CXXForRangeStmt* loop, E
          check_settling_break(context_, settle, accumulators, visitor.local_writes,
                               visitor.atomics > 0, edge);
 }
-
 
 std::optional<Kernel> KernelBuilder::build_kernel(const FunctionDecl* function) {
   Kernel kernel;

@@ -149,9 +149,9 @@ struct EdgeLoop {
   // depends on the data: tc merges two adjacency lists per edge, and a
   // vertex's work grows with its degree squared.
   bool work_per_edge_varies = false;
-  // The body ended with `if (settle) break;`: the condition reads only
-  // accumulators and stays true once true, and the body only accumulates,
-  // so the loop may stop once a partial value satisfies it.
+  // The body ended with `if (settle) break;`: the condition fixes every
+  // accumulator's value once it holds, and the body only accumulates, so
+  // the loop may stop once a partial value satisfies it.
   std::optional<CodeFragment> settle;
 
   std::optional<Schedule> annotation;  // from `#pragma irgl schedule(...)`

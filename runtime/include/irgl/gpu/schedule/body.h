@@ -42,10 +42,10 @@
 //     __host__ const void* edge_layout() const;
 //
 //     // Optional: the edge loop may stop early (a pull bfs's "found a
-//     // parent"). settled(partial) is true once a partial accumulator
-//     // guarantees the combined one's outcome whatever the remaining edges
-//     // add (an OR that is set, a min already at or below its bound), and
-//     // edge() has no effect but its accumulation.
+//     // parent"). settled(partial) is true once a partial accumulator fixes
+//     // the combined one whatever the remaining edges add (an OR flag that
+//     // is set, an AND at zero), and edge() has no effect but its
+//     // accumulation.
 //     static constexpr bool kSettles = true;
 //     __device__ static bool settled(const Accum& partial);
 //   };
