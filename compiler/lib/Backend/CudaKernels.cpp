@@ -312,6 +312,13 @@ void write_body(CodeWriter& out, const Module& module, const Kernel& kernel,
   out.close("};");
 }
 
+// The schedules that read the run's graph shape (RunOptions::graph): a
+// loop over in-edges gives them the in-degrees.
+bool reads_graph_shape(ScheduleKind kind) {
+  return kind == ScheduleKind::automatic || kind == ScheduleKind::vwarp ||
+         kind == ScheduleKind::multi_phase;
+}
+
 // A task kernel's processor pushes through its spawner, not the pool.
 bool body_takes(const Kernel& kernel, const KernelParam& param) {
   return param.kind != ParamKind::task_pool || kernel.loop.domain != VertexDomain::tasks;
@@ -369,9 +376,10 @@ void write_body_factory(CodeWriter& out, const Kernel& kernel) {
   out.open("schedule::RunOptions " + kernel.name + "_options(" + run.type + " " + run.name + ") {");
   out.line("schedule::RunOptions options = " + run.name + ".options(\"" + kernel.name + "\");");
   const VertexLoop& loop = kernel.loop;
+  if (loop.edge_loop && reads_graph_shape(loop.edge_loop->schedule.kind) &&
+      loop.edge_loop->direction == EdgeDirection::in)
+    out.line("options.graph = " + run.name + ".in_degrees;  // the loop walks in-edges");
   if (loop.edge_loop && loop.edge_loop->schedule.kind == ScheduleKind::automatic) {
-    if (loop.edge_loop->direction == EdgeDirection::in)
-      out.line("options.graph = " + run.name + ".in_degrees;  // the loop walks in-edges");
     if (loop.edge_loop->work_per_edge_varies)
       out.line("options.edge_work_varies = true;  // " + where(loop.edge_loop->loc) + " loops per edge");
   }
@@ -388,6 +396,11 @@ void write_body_factory(CodeWriter& out, const Kernel& kernel) {
     if (schedule.alb_distribution == AlbDistribution::blocked)
       out.line("options.alb_distribution = schedule::Distribution::blocked;");
   }
+  if (loop.edge_loop && loop.edge_loop->schedule.kind == ScheduleKind::multi_phase &&
+      loop.edge_loop->schedule.item_search != ItemSearch::automatic)
+    out.line(std::string("options.item_search = schedule::ItemSearch::") +
+             (loop.edge_loop->schedule.item_search == ItemSearch::binary ? "binary;"
+                                                                         : "interpolation;"));
   out.line("return options;");
   out.close();
 }

@@ -86,6 +86,14 @@ std::string parse_alb_distribution(const std::string& value, Schedule& schedule)
   return "";
 }
 
+std::string parse_item_search(const std::string& value, Schedule& schedule) {
+  if (value == "auto") schedule.item_search = ItemSearch::automatic;
+  else if (value == "binary") schedule.item_search = ItemSearch::binary;
+  else if (value == "interpolation") schedule.item_search = ItemSearch::interpolation;
+  else return "search '" + value + "' must be auto, binary or interpolation";
+  return "";
+}
+
 struct ScheduleOptionRow {
   ScheduleKind kind;
   const char* key;

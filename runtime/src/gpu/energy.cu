@@ -18,6 +18,8 @@ struct EnergyMeter::Nvml {
   Return (*by_pci_bus_id)(const char*, Device*) = nullptr;
   Return (*total_energy)(Device, unsigned long long*) = nullptr;
   Return (*power_usage)(Device, unsigned int*) = nullptr;
+  Return (*clock_info)(Device, int, unsigned int*) = nullptr;   // NVML_CLOCK_SM = 1
+  Return (*temperature)(Device, int, unsigned int*) = nullptr;  // NVML_TEMPERATURE_GPU = 0
   const char* (*error_string)(Return) = nullptr;
   Device device = nullptr;
   bool initialised = false;
@@ -59,6 +61,8 @@ EnergyMeter::EnergyMeter() : nvml_(std::make_unique<Nvml>()) {
     return;
   }
   nvml.resolve(nvml.total_energy, "nvmlDeviceGetTotalEnergyConsumption");
+  nvml.resolve(nvml.clock_info, "nvmlDeviceGetClockInfo");
+  nvml.resolve(nvml.temperature, "nvmlDeviceGetTemperature");
   if (const Nvml::Return status = nvml.init(); status != 0) {
     why_ = "nvmlInit: " + nvml.error(status);
     return;
@@ -83,6 +87,20 @@ EnergyMeter::~EnergyMeter() {
     sampling_ = false;
     sampler_.join();
   }
+}
+
+std::optional<unsigned> EnergyMeter::sm_clock_mhz() const {
+  unsigned int mhz = 0;
+  if (!available_ || !nvml_->clock_info || nvml_->clock_info(nvml_->device, 1, &mhz) != 0)
+    return std::nullopt;
+  return mhz;
+}
+
+std::optional<unsigned> EnergyMeter::temperature_c() const {
+  unsigned int celsius = 0;
+  if (!available_ || !nvml_->temperature || nvml_->temperature(nvml_->device, 0, &celsius) != 0)
+    return std::nullopt;
+  return celsius;
 }
 
 void EnergyMeter::start() {

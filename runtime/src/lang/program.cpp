@@ -335,9 +335,15 @@ nlohmann::ordered_json energy_report(const EnergyReading& last, const std::vecto
   }
   std::printf("energy: %.3f mJ per run, %.1f W on average over the runs (%s)\n",
               *energy.millijoules_per_run, *energy.watts, energy.source.c_str());
-  return {{"mJ_per_run", *energy.millijoules_per_run},
-          {"watts", *energy.watts},
-          {"source", energy.source}};
+  nlohmann::ordered_json report = {{"mJ_per_run", *energy.millijoules_per_run},
+                                   {"watts", *energy.watts},
+                                   {"source", energy.source}};
+  if (last.sm_clock_mhz) report["sm_clock_mhz"] = *last.sm_clock_mhz;
+  if (last.temperature_c) report["temperature_c"] = *last.temperature_c;
+  if (last.sm_clock_mhz && last.temperature_c)
+    std::printf("gpu after the runs: SM clock %u MHz, %u C\n", *last.sm_clock_mhz,
+                *last.temperature_c);
+  return report;
 }
 
 // Writes the target's load log, refusing to replace a file unless `force`.

@@ -211,6 +211,13 @@ TEST(FrontierForms, EdgeBalancedBfsMatchesTheCpu) {
   check_every_mode<schedule::MergePath<kThreads>>();
 }
 
+TEST(FrontierForms, Paper002SchedulesBfsMatchTheCpu) {
+  IRGL_REQUIRE_GPU();
+  check_every_mode<schedule::MultiPhase<kThreads>>();
+  check_every_mode<schedule::VirtualWarp<kThreads>>();
+  check_every_mode<schedule::DynamicVirtualWarp<kThreads>>();
+}
+
 TEST(FrontierForms, EveryPushPolicyHonoursTheForm) {
   IRGL_REQUIRE_GPU();
   for (FrontierMode mode : {FrontierMode::sparse, FrontierMode::unique, FrontierMode::sweep}) {

@@ -139,6 +139,16 @@ TEST(Outline, EdgeBalancedBfsMatchesTheCpuInChunks) {
                                            kAlbDefaultThreshold, Distribution::cyclic, 7});
 }
 
+TEST(Outline, Paper002SchedulesBfsMatchTheCpu) {
+  IRGL_REQUIRE_GPU();
+  check_outlined_bfs<MultiPhase<kThreads>>(kPersistent);
+  check_outlined_bfs<MultiPhase<kThreads>>({"chunks of 100", OutlineMode::persistent,
+                                            kAlbDefaultThreshold, Distribution::cyclic, 100});
+  check_outlined_bfs<VirtualWarp<kThreads>>(kPersistent);
+  check_outlined_bfs<DynamicVirtualWarp<kThreads>>(kPersistent);
+  check_outlined_bfs<DynamicVirtualWarp<kThreads>>(kGraph);
+}
+
 TEST(Outline, AlbBfsSetsHugeVerticesAsideInTheSameKernel) {
   IRGL_REQUIRE_GPU();
   check_outlined_bfs<Alb<kThreads>>(kPersistent);

@@ -64,7 +64,8 @@ static_assert(kBodySettles<AnyMarkedBody>, "the trait reads kSettles");
 // Runs the body under Policy over every vertex; checks every answer and
 // returns the edges read.
 template <class Policy>
-uint64_t check_any_marked(const CsrGraph& host, const char* schedule) {
+uint64_t check_any_marked(const CsrGraph& host, const char* schedule,
+                          const RunOptions& options = {}) {
   SCOPED_TRACE(std::string(host.name) + ", " + schedule);
   const DeviceGraph device(host);
   const uint32_t n = host.num_vertices();
@@ -74,7 +75,7 @@ uint64_t check_any_marked(const CsrGraph& host, const char* schedule) {
   reads.zero();
   static State<AnyMarkedBody> state;
   const AnyMarkedBody body{irgl::lang::view_of(device), found.data(), reads.data()};
-  Policy::run(body, AllNodes{n}, state, RunOptions{});
+  Policy::run(body, AllNodes{n}, state, options);
   IRGL_CUDA_CHECK(cudaDeviceSynchronize());
   const std::vector<uint32_t> got = found.download();
   uint64_t wrong = 0;
@@ -136,6 +137,63 @@ TEST(SettlingBodies, EverySchedulesAnswersAndTheEarlyOnesReadLess) {
   EXPECT_EQ(check_any_marked<Block<kThreads>>(host, "block"), all);
   EXPECT_EQ(check_any_marked<Lb<kThreads>>(host, "lb"), all);
   EXPECT_EQ(check_any_marked<MergePath<kThreads>>(host, "merge-path"), all);
+}
+
+// The run's graph, as a generated program passes it, with the mean degree
+// replaced by `mean` (vwarp's size follows it).
+RunOptions with_mean_degree(const CsrGraph& host, double mean) {
+  RunOptions options;
+  options.graph = shape_of_degrees(host.out_offsets.data(), host.num_vertices());
+  options.graph.edges = uint64_t(mean * double(options.graph.vertices));
+  return options;
+}
+
+// The width dvwarp samples over every vertex (virtual_warp.cuh).
+unsigned sampled_width(const CsrGraph& host) {
+  const uint64_t n = host.num_vertices();
+  uint64_t degrees = 0;
+  for (uint64_t lane = 0; lane < 32; ++lane)
+    degrees += host.out_offsets[lane * n / 32 + 1] - host.out_offsets[lane * n / 32];
+  return virtual_warp_width(double(degrees) / 32);
+}
+
+// Multi-phase with small tiles, windows and batches.
+struct SmallTiles : MultiPhaseTuning {
+  static constexpr unsigned kAtomsPerThread = 1;
+  static constexpr unsigned kWindowItems = 4;
+  static constexpr unsigned kTilesPerBatch = 2;
+};
+
+TEST(SettlingBodies, Paper002Schedules) {
+  IRGL_REQUIRE_GPU();
+  const CsrGraph host = settling_graph();
+  const uint64_t all = reads_stopping_after(host, 0);
+  // Multi-phase spreads edges: it reads them all, whichever search.
+  RunOptions binary, interpolation;
+  binary.item_search = ItemSearch::binary;
+  interpolation.item_search = ItemSearch::interpolation;
+  EXPECT_EQ(check_any_marked<MultiPhase<kThreads>>(host, "multi-phase binary", binary), all);
+  EXPECT_EQ(check_any_marked<MultiPhase<kThreads>>(host, "multi-phase interpolation", interpolation),
+            all);
+  // A block partitions its tiles in several batches, a tile spans several
+  // windows.
+  using SmallTiled = MultiPhase<kThreads, SmallTiles>;
+  EXPECT_EQ(check_any_marked<SmallTiled>(host, "multi-phase small tiles", interpolation), all);
+  // Virtual warps stop like groups of their width: 32 lanes for the mean
+  // degree of about 40, 8 for a mean of 6, 2 for 1.5, and 32 for an
+  // unknown graph.
+  for (const auto& [mean, width] : {std::pair{0.0, 32u}, std::pair{1.5, 2u}, std::pair{6.0, 8u}}) {
+    const RunOptions options = mean > 0 ? with_mean_degree(host, mean) : RunOptions{};
+    EXPECT_EQ(check_any_marked<VirtualWarp<kThreads>>(host, "vwarp", options),
+              reads_stopping_after(host, width))
+        << "mean " << mean;
+  }
+  EXPECT_EQ(check_any_marked<VirtualWarp<kThreads>>(host, "vwarp", with_mean_degree(host, 40.1)),
+            reads_stopping_after(host, 32));
+  const unsigned sampled = sampled_width(host);
+  EXPECT_EQ(check_any_marked<DynamicVirtualWarp<kThreads>>(host, "dvwarp"),
+            reads_stopping_after(host, sampled))
+      << "sampled width " << sampled;
 }
 
 }  // namespace

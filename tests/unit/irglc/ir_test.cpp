@@ -8,7 +8,7 @@
 namespace irglc {
 namespace {
 
-const char* const kScheduleList = "thread, warp, block, group:N, twc, lb, merge-path, alb, auto, extern:NAME";
+const char* const kScheduleList = "thread, warp, block, group:N, twc, lb, merge-path, multi-phase, vwarp, dvwarp, alb, auto, extern:NAME";
 
 Schedule parsed(const std::string& text) {
   Schedule schedule;
@@ -29,6 +29,8 @@ TEST(irglcSchedule, ParsesEveryNameAndPrintsItBack) {
   } names[] = {{"thread", ScheduleKind::thread}, {"warp", ScheduleKind::warp},
                {"block", ScheduleKind::block},   {"twc", ScheduleKind::twc},
                {"lb", ScheduleKind::lb},         {"merge-path", ScheduleKind::merge_path},
+               {"multi-phase", ScheduleKind::multi_phase},
+               {"vwarp", ScheduleKind::vwarp},   {"dvwarp", ScheduleKind::dvwarp},
                {"alb", ScheduleKind::alb},       {"auto", ScheduleKind::automatic}};
   for (const auto& name : names) {
     const Schedule schedule = parsed(name.text);
@@ -117,6 +119,9 @@ TEST(irglcSchedule, PoliciesComeFromTheTable) {
   EXPECT_EQ(schedule_policy(parsed("twc"), 256), "schedule::Twc<256>");
   EXPECT_EQ(schedule_policy(parsed("lb"), 256), "schedule::Lb<256>");
   EXPECT_EQ(schedule_policy(parsed("merge-path"), 256), "schedule::MergePath<256>");
+  EXPECT_EQ(schedule_policy(parsed("multi-phase"), 256), "schedule::MultiPhase<256>");
+  EXPECT_EQ(schedule_policy(parsed("vwarp"), 256), "schedule::VirtualWarp<256>");
+  EXPECT_EQ(schedule_policy(parsed("dvwarp"), 128), "schedule::DynamicVirtualWarp<128>");
   EXPECT_EQ(schedule_policy(parsed("alb"), 512), "schedule::Alb<512>");
 }
 

@@ -283,6 +283,86 @@ TEST(OwningTile, SingleTileAndSixtyFourBitOffsets) {
         << atom;
 }
 
+TEST(InterpolatedOwningTile, MatchesBruteForceOnRandomDegrees) {
+  std::mt19937_64 random(12);
+  for (int round = 0; round < 300; ++round) {
+    std::vector<uint64_t> degrees(1 + random() % 90);
+    const bool even = round % 2 == 0;  // road-like sizes, or uneven with empty runs
+    for (uint64_t& degree : degrees)
+      degree = even ? 2 + random() % 2 : (random() % 3 == 0 ? 0 : random() % 40);
+    degrees[random() % degrees.size()] += 1;
+    auto offsets = exclusive_offsets(degrees);
+    const uint64_t total = offsets.back() + degrees.back();
+    offsets.push_back(total);  // the search reads the total
+    for (unsigned probes : {0u, 1u, 4u, 64u})
+      for (uint64_t atom = 0; atom < total; ++atom) {
+        const uint64_t owner = interpolated_owning_tile(offsets.data(), degrees.size(), atom, probes);
+        ASSERT_EQ(owner, owning_tile(offsets.data(), degrees.size(), atom))
+            << "round " << round << " probes " << probes << " atom " << atom;
+      }
+  }
+}
+
+// Offsets that count their reads.
+struct CountedOffsets {
+  const uint64_t* offsets;
+  unsigned* reads;
+  uint64_t operator[](uint64_t i) const { return ++*reads, offsets[i]; }
+};
+
+TEST(InterpolatedOwningTile, EvenSizesTakeAFewReadsUnevenAtMostBinaryPlusProbes) {
+  const uint64_t tiles = 1 << 20;
+  std::vector<uint64_t> offsets(tiles + 1);
+  for (uint64_t i = 0; i <= tiles; ++i) offsets[i] = 3 * i + i / 7;  // degrees 3 and 4
+  unsigned worst = 0;
+  for (uint64_t atom = 0; atom < offsets[tiles]; atom += 997) {
+    unsigned reads = 0;
+    const uint64_t owner =
+        interpolated_owning_tile(CountedOffsets{offsets.data(), &reads}, tiles, atom);
+    ASSERT_EQ(owner, owning_tile(offsets.data(), tiles, atom));
+    worst = std::max(worst, reads);
+  }
+  EXPECT_LE(worst, 2u + 4u + 4u);  // the bounds, four probes, a short bisection
+  // One tile of all atoms among tiny ones: probes guess wrong, bisection finishes.
+  std::vector<uint64_t> skewed(tiles + 1);
+  for (uint64_t i = 0; i <= tiles; ++i) skewed[i] = i <= tiles / 2 ? i : i + k2to32;
+  for (uint64_t atom : {uint64_t{0}, uint64_t{tiles / 2 + 5}, k2to32 + tiles / 2 + 1}) {
+    unsigned reads = 0;
+    ASSERT_EQ(interpolated_owning_tile(CountedOffsets{skewed.data(), &reads}, tiles, atom),
+              owning_tile(skewed.data(), tiles, atom));
+    EXPECT_LE(reads, 2u + 4u + 20u) << atom;
+  }
+}
+
+TEST(InterpolatedOwningTile, SixtyFourBitProductsFallBackToDoubles) {
+  // (atom - low) * tiles overflows 64 bits: the guess is taken in doubles.
+  EXPECT_EQ(scale_below(uint64_t{1} << 40, uint64_t{1} << 30, uint64_t{1} << 41), uint64_t{1} << 29);
+  EXPECT_LT(scale_below(~uint64_t{0} - 1, 1000, ~uint64_t{0}), 1000u);
+  const std::vector<uint64_t> degrees = {k2to32 + 3, 0, 0, 2 * k2to32, 1};
+  auto offsets = exclusive_offsets(degrees);
+  offsets.push_back(offsets.back() + 1);
+  for (uint64_t atom : {uint64_t{0}, k2to32 + 2, k2to32 + 3, 3 * k2to32 + 2, 3 * k2to32 + 3})
+    EXPECT_EQ(interpolated_owning_tile(offsets.data(), degrees.size(), atom),
+              owning_tile_brute(std::vector<uint64_t>(offsets.begin(), offsets.end() - 1), atom))
+        << atom;
+}
+
+TEST(OwningTileInWindow, LargestStartAtMostTheAtomWithEmptyRuns) {
+  // starts of 8 items: items 1, 2 and 5 are empty; past the window: infinity.
+  const uint64_t starts[9] = {10, 12, 12, 12, 15, 20, 20, 21, ~uint64_t{0}};
+  const unsigned expected[] = {0, 0, 3, 3, 3, 4, 4, 4, 4, 4, 6, 7, 7};
+  for (uint64_t atom = 10; atom < 23; ++atom)
+    EXPECT_EQ(owning_tile_in_window<8>(starts, atom), expected[atom - 10]) << atom;
+}
+
+TEST(VirtualWarpWidth, SmallestPowerOfTwoCoveringTheMeanDegree) {
+  EXPECT_EQ(virtual_warp_width(0.0), 2u);
+  EXPECT_EQ(virtual_warp_width(2.0), 2u);
+  EXPECT_EQ(virtual_warp_width(2.1), 4u);  // great-britain_osm
+  EXPECT_EQ(virtual_warp_width(13.1), 16u);
+  EXPECT_EQ(virtual_warp_width(52.0), 32u);  // web-NotreDame: capped at a warp
+}
+
 // The merge path's coordinate at diagonal d from its definition: the end of
 // tile i is unit ends[i] + i of the merge (after its atoms and the earlier
 // ends), so the tiles finished before unit d are those with ends[i] + i < d.

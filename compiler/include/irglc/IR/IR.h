@@ -79,6 +79,7 @@ enum class ScheduleKind {
 enum class ScheduleArgument { none, group_size, policy };
 
 enum class AlbDistribution { cyclic, blocked };
+enum class ItemSearch { automatic, binary, interpolation };
 
 struct Schedule {
   ScheduleKind kind = ScheduleKind::thread;
@@ -87,6 +88,7 @@ struct Schedule {
   std::optional<uint64_t> alb_threshold;    // for alb; default: index.h alb_threshold()
   bool alb_threshold_for_varying_work = false;  // chosen by irglc (EdgeLoop::work_per_edge_varies)
   AlbDistribution alb_distribution = AlbDistribution::cyclic;
+  ItemSearch item_search = ItemSearch::automatic;  // for multi-phase
 
   // "thread", "group:64", "alb", "extern:ext::Chunked", ...
   std::string name() const;

@@ -17,6 +17,7 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -36,6 +37,12 @@ class EnergyMeter {
   const std::string& why_unavailable() const { return why_; }
   // "total-energy counter" or "power sampling".
   const char* source() const { return counter_ ? "total-energy counter" : "power sampling"; }
+
+  // The GPU's state now, for a report beside the energy (paper 002 notes
+  // them): the SM clock in MHz and the core temperature in degrees C;
+  // nullopt where NVML cannot tell.
+  std::optional<unsigned> sm_clock_mhz() const;
+  std::optional<unsigned> temperature_c() const;
 
   // Starts an interval. Throws std::logic_error when unavailable.
   void start();

@@ -77,14 +77,19 @@ class CudaTarget : public ProgramTarget {
     timer.stop();
     IRGL_CUDA_CHECK(cudaDeviceSynchronize());
     last_energy_mj_.reset();
-    if (metered) last_energy_mj_ = energy_->stop();
+    if (metered) {
+      last_energy_mj_ = energy_->stop();
+      last_clock_mhz_ = energy_->sm_clock_mhz();
+      last_temperature_c_ = energy_->temperature_c();
+    }
     return timer.elapsed_ms();
   }
 
   EnergyReading last_run_energy() const override {
     if (!energy_) return {};
     if (!energy_->available()) return {std::nullopt, "", energy_->why_unavailable()};
-    return {last_energy_mj_, std::string("NVML ") + energy_->source(), ""};
+    return {last_energy_mj_, std::string("NVML ") + energy_->source(), "", last_clock_mhz_,
+            last_temperature_c_};
   }
 
   std::vector<TargetOption> options(const ProgramDescription& description) override {
@@ -126,6 +131,7 @@ class CudaTarget : public ProgramTarget {
   gpu::tasks::PoolLog pool_log_;
   std::optional<gpu::EnergyMeter> energy_;  // made in prepare(), once the GPU is known
   std::optional<double> last_energy_mj_;
+  std::optional<unsigned> last_clock_mhz_, last_temperature_c_;  // after the last metered run
   gpu::DeviceGraph device_graph_;
   Graph view_;
 };

@@ -73,6 +73,8 @@ struct EnergyReading {
   std::optional<double> millijoules;
   std::string source;  // "NVML total-energy counter", ...
   std::string why_not;
+  // The GPU at the end of the run: SM clock (MHz) and temperature (C).
+  std::optional<unsigned> sm_clock_mhz, temperature_c;
 };
 
 // NVML's counter moves in steps (about 12 J, some 25 ms of a busy H200),

@@ -89,11 +89,46 @@ __device__ T shfl_any(const Tile& tile, const T& value, unsigned source) {
   else return shuffle_words(value, [&](unsigned word) { return tile.shfl(word, source); });
 }
 
+// A virtual warp (Hong et al.; paper 002): `width` consecutive lanes of a
+// warp, width a power of two from 2 to 32 known only at run time, with the
+// operations of a cooperative-groups tile that the group schedules use.
+// Shuffles carry values of any trivially copyable type word by word; each
+// operation involves only this virtual warp's lanes, so the warp's other
+// virtual warps may be elsewhere in the code. Blocks of whole warps only.
+struct VirtualWarpTile {
+  unsigned width = 32;
+  unsigned rank = 0;     // this thread's lane in the virtual warp
+  unsigned mask = ~0u;   // the virtual warp's lanes in the warp
+
+  __device__ static VirtualWarpTile of_this_thread(unsigned width) {
+    const unsigned lane = threadIdx.x % 32;
+    VirtualWarpTile group;
+    group.width = width;
+    group.rank = lane & (width - 1);
+    group.mask = width == 32 ? ~0u : ((1u << width) - 1) << (lane & ~(width - 1));
+    return group;
+  }
+  __device__ unsigned thread_rank() const { return rank; }
+  __device__ unsigned num_threads() const { return width; }
+  __device__ unsigned size() const { return width; }
+  __device__ bool any(bool predicate) const { return (__ballot_sync(mask, predicate) & mask) != 0; }
+  __device__ void sync() const { __syncwarp(mask); }
+  template <class T>
+  __device__ T shfl(const T& value, unsigned source) const {
+    return shuffle_words(value, [&](unsigned word) { return __shfl_sync(mask, word, source, width); });
+  }
+  template <class T>
+  __device__ T shfl_down(const T& value, unsigned offset) const {
+    return shuffle_words(value,
+                         [&](unsigned word) { return __shfl_down_sync(mask, word, offset, width); });
+  }
+};
+
 // Combines every lane's accumulator over a tile of at most 32 threads; all
 // lanes get the total.
 template <class Body, class Tile, class Accum = typename Body::Accum>
 __device__ Accum reduce_any(const Tile& tile, Accum value) {
-  if constexpr (sizeof(Accum) <= 32) {
+  if constexpr (sizeof(Accum) <= 32 && !std::is_same_v<Tile, VirtualWarpTile>) {
     return cg::reduce(tile, value, CombineAccum<Body>());
   } else {
     for (unsigned offset = tile.size() / 2; offset > 0; offset /= 2)

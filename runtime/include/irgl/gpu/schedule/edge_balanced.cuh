@@ -221,30 +221,64 @@ struct PostAgent : AgentBase<B, Body, Counters> {
   }
 };
 
-// The edge-balanced phase over items[0, count) in a persistent kernel, as
-// LB, merge-path and ALB's huge vertices run it: prefix sum of the degrees,
-// the edges spread over the grid, then post(). Every thread of the grid
-// calls it; ends without a final barrier.
-template <int B, class Body>
-__device__ void edge_balanced_in_grid(GridScanStorage<B>& scan, const GridRound& grid, Body& body,
-                                      const ItemArrays<Body>& items, uint64_t count,
-                                      bool merge_path, Distribution distribution) {
+// The phases after a gather in a persistent kernel: prefix sum of the
+// degrees, `edges(count)` (the schedule's edge phase over items[0, count)),
+// then post(). Every thread of the grid calls it; ends without a final
+// barrier.
+template <int B, class Body, class EdgePhase>
+__device__ void item_phases_in_grid(GridScanStorage<B>& scan, const GridRound& grid, Body& body,
+                                    const ItemArrays<Body>& items, uint64_t count,
+                                    EdgePhase&& edges) {
   NoLoadCounters counters;
   NoTempStorage none;
   grid_exclusive_sum<B>(scan, grid, items.degrees, items.offsets, count);
   grid.sync();
-  if (merge_path)
-    MergePathAgent<B, Body, NoLoadCounters>(none, body, counters).run(items, count);
-  else if (distribution == Distribution::cyclic)
-    EdgeBalancedAgent<B, Body, NoLoadCounters, Distribution::cyclic>(none, body, counters)
-        .run(items, count);
-  else
-    EdgeBalancedAgent<B, Body, NoLoadCounters, Distribution::blocked>(none, body, counters)
-        .run(items, count);
+  edges(count);
   if constexpr (Body::kHasPost || Body::kHasAccum) {
     grid.sync();
     PostAgent<B, Body, NoLoadCounters>(none, body, counters).run(items, count);
   }
+}
+
+// The edge-balanced phase over items[0, count) in a persistent kernel, as
+// LB, merge-path and ALB's huge vertices run it.
+template <int B, class Body>
+__device__ void edge_balanced_in_grid(GridScanStorage<B>& scan, const GridRound& grid, Body& body,
+                                      const ItemArrays<Body>& items, uint64_t count,
+                                      bool merge_path, Distribution distribution) {
+  item_phases_in_grid<B>(scan, grid, body, items, count, [&](uint64_t count) {
+    NoLoadCounters counters;
+    NoTempStorage none;
+    if (merge_path)
+      MergePathAgent<B, Body, NoLoadCounters>(none, body, counters).run(items, count);
+    else if (distribution == Distribution::cyclic)
+      EdgeBalancedAgent<B, Body, NoLoadCounters, Distribution::cyclic>(none, body, counters)
+          .run(items, count);
+    else
+      EdgeBalancedAgent<B, Body, NoLoadCounters, Distribution::blocked>(none, body, counters)
+          .run(items, count);
+  });
+}
+
+// A frontier in chunks of the items' capacity inside a persistent kernel:
+// each chunk gathered, then item_phases_in_grid with `edges`. One step of
+// a round (grid_step); every thread of the grid calls it.
+template <int B, class Body, class Frontier, class EdgePhase>
+__device__ void chunked_items_in_grid(const GridRound& grid, Body& body, const Frontier& frontier,
+                                      const ItemArrays<Body>& items, EdgePhase&& edges) {
+  __shared__ GridScanStorage<B> scan;
+  grid_step<B>(body, frontier, [&](NoLoadCounters& counters) {
+    const uint64_t size = frontier.size();
+    NoTempStorage none;
+    for (uint64_t first = 0; first < size; first += items.capacity) {
+      if (first > 0) grid.sync();  // the previous chunk is done with the arrays
+      const uint64_t count = min(size - first, items.capacity);
+      GatherAgent<B, Body, NoLoadCounters>(none, body, counters)
+          .run(frontier, items, first, first + count);
+      grid.sync();
+      item_phases_in_grid<B>(scan, grid, body, items, count, edges);
+    }
+  });
 }
 
 #endif  // __CUDACC__
@@ -252,27 +286,51 @@ __device__ void edge_balanced_in_grid(GridScanStorage<B>& scan, const GridRound&
 namespace detail {
 
 #if defined(__CUDACC__)
-// The edge-balanced part shared by Lb, MergePath and Alb: scan the items'
-// degrees, spread their edges over the grid, then run post().
-template <int B, class Body, class StateT>
-void run_items(const Body& body, ItemArrays<Body> items, uint64_t count, StateT& state,
-               const RunOptions& options, bool merge_path, Distribution distribution,
-               const char* phase) {
-  using Counters = typename StateT::Counters;
+// The phases after a gather, shared by the schedules that spread edges
+// over the grid: scan the items' degrees, launch_edges() (the schedule's
+// edge phase), then run post().
+template <int B, class Body, class StateT, class LaunchEdges>
+void run_item_phases(const Body& body, ItemArrays<Body> items, uint64_t count, StateT& state,
+                     const RunOptions& options, LaunchEdges&& launch_edges) {
   state.prefix_sum(items, count, options.stream);
-  if (merge_path)
-    launch_agent<MergePathAgent<B, Body, Counters>>(state, options, phase, body, items);
-  else if (distribution == Distribution::cyclic)
-    launch_agent<EdgeBalancedAgent<B, Body, Counters, Distribution::cyclic>>(state, options, phase,
-                                                                            body, items);
-  else
-    launch_agent<EdgeBalancedAgent<B, Body, Counters, Distribution::blocked>>(state, options,
-                                                                             phase, body, items);
+  launch_edges();
   // post() is not instrumented: no counters, no record.
   if (Body::kHasPost || Body::kHasAccum) {
     const auto kernel = agent_kernel<PostAgent<B, Body, NoLoadCounters>, ItemArrays<Body>>;
     launch_plain(state, options, kernel, B, body, NoLoadCounters{}, items);
   }
+}
+
+// The edge-balanced part shared by Lb, MergePath and Alb.
+template <int B, class Body, class StateT>
+void run_items(const Body& body, ItemArrays<Body> items, uint64_t count, StateT& state,
+               const RunOptions& options, bool merge_path, Distribution distribution,
+               const char* phase) {
+  using Counters = typename StateT::Counters;
+  run_item_phases<B>(body, items, count, state, options, [&] {
+    if (merge_path)
+      launch_agent<MergePathAgent<B, Body, Counters>>(state, options, phase, body, items);
+    else if (distribution == Distribution::cyclic)
+      launch_agent<EdgeBalancedAgent<B, Body, Counters, Distribution::cyclic>>(
+          state, options, phase, body, items);
+    else
+      launch_agent<EdgeBalancedAgent<B, Body, Counters, Distribution::blocked>>(
+          state, options, phase, body, items);
+  });
+}
+
+// The frontier's items gathered into the State's arrays; their count, or
+// 0 when the frontier is empty (nothing launched).
+template <int B, class Body, class Frontier, class StateT>
+uint64_t gather_items(const Body& body, const Frontier& frontier, StateT& state,
+                      const RunOptions& options, ItemArrays<Body>& items) {
+  const uint64_t count = frontier_size(frontier, options.stream);
+  if (count == 0) return 0;
+  items = state.items(count);
+  store_count(state.count(), count, options.stream);
+  launch_agent<GatherAgent<B, Body, typename StateT::Counters>>(state, options, "gather", body,
+                                                                frontier, items);
+  return count;
 }
 #endif
 
@@ -285,12 +343,9 @@ struct EdgeBalanced : EdgePolicy<B, EdgeBalanced<B, UseMergePath, Dist>> {
   template <class Body, class Frontier, class StateT>
   static void run_edges(const Body& body, const Frontier& frontier, StateT& state,
                         const RunOptions& options) {
-    const uint64_t count = detail::frontier_size(frontier, options.stream);
+    ItemArrays<Body> items;
+    const uint64_t count = detail::gather_items<B>(body, frontier, state, options, items);
     if (count == 0) return;
-    ItemArrays<Body> items = state.items(count);
-    store_count(state.count(), count, options.stream);
-    launch_agent<GatherAgent<B, Body, typename StateT::Counters>>(state, options, "gather", body,
-                                                                  frontier, items);
     detail::run_items<B>(body, items, count, state, options, UseMergePath, Dist,
                          UseMergePath ? "merge-path" : "edges");
   }
@@ -316,19 +371,14 @@ struct InGrid<EdgeBalanced<B, UseMergePath, Dist>> {
   template <class Body, class Frontier>
   __device__ static void run(const GridRound& grid, Body& body, const Frontier& frontier,
                              const GridItems<Body>& grid_items) {
-    __shared__ GridScanStorage<B> scan;
-    grid_step<B>(body, frontier, [&](NoLoadCounters& counters) {
-      const ItemArrays<Body>& items = grid_items.items;
-      const uint64_t size = frontier.size();
+    const ItemArrays<Body>& items = grid_items.items;
+    chunked_items_in_grid<B>(grid, body, frontier, items, [&](uint64_t count) {
+      NoLoadCounters counters;
       NoTempStorage none;
-      for (uint64_t first = 0; first < size; first += items.capacity) {
-        if (first > 0) grid.sync();  // the previous chunk is done with the arrays
-        const uint64_t count = min(size - first, items.capacity);
-        GatherAgent<B, Body, NoLoadCounters>(none, body, counters)
-            .run(frontier, items, first, first + count);
-        grid.sync();
-        edge_balanced_in_grid<B>(scan, grid, body, items, count, UseMergePath, Dist);
-      }
+      if constexpr (UseMergePath)
+        MergePathAgent<B, Body, NoLoadCounters>(none, body, counters).run(items, count);
+      else
+        EdgeBalancedAgent<B, Body, NoLoadCounters, Dist>(none, body, counters).run(items, count);
     });
   }
 #endif

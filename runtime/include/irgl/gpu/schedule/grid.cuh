@@ -42,6 +42,8 @@ struct GridItems {
   Distribution alb_distribution = Distribution::cyclic;
   AutoPick auto_pick = AutoPick::alb;            // auto: the schedule of the kernel's rounds
   uint64_t auto_warp_items = 0;                  // auto: warp_round_items (auto.cuh)
+  ItemSearch item_search = ItemSearch::binary;    // multi-phase: the partition search
+  unsigned virtual_warp_width = 32;               // vwarp: lanes per vertex
 };
 
 // InGrid<Policy>: a schedule policy inside a persistent kernel (above).

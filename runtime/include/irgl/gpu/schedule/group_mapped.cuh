@@ -32,6 +32,37 @@ struct MultiWarpGroupStorage {
   typename Body::Accum group_accum[Body::kHasAccum ? B : 1];
 };
 
+#if defined(__CUDACC__)
+// The frontier's items a vertex per group of at most 32 threads (a
+// cooperative-groups tile or a VirtualWarpTile): group `first` of `groups`
+// takes items first, first + groups, ... Its first thread runs pre() and
+// post(); the closure is broadcast, the edges strided over the group, the
+// accumulators reduced by shuffles.
+template <class Tile, class Body, class Frontier, class Counters>
+__device__ void run_group_items(const Tile& group, uint64_t first, uint64_t groups, Body& body,
+                                const Frontier& frontier, Counters& counters) {
+  const uint64_t items = frontier.size();
+  const bool leader = group.thread_rank() == 0;
+  for (uint64_t i = first; i < items; i += groups) {
+    const VertexId v = frontier[i];
+    typename Body::Closure closure;
+    bool active = false;
+    if (leader) active = admit_item(body, frontier, v, closure);
+    if (!group.shfl(active, 0)) continue;
+    closure = shfl_any(group, closure, 0);
+    const uint64_t begin = body.edges_begin(v), end = body.edges_end(v);
+    typename Body::Accum accum = Body::identity();
+    run_edges_strided(group, body, v, closure, begin, end, accum, counters);
+    if constexpr (Body::kHasAccum) accum = reduce_any<Body>(group, accum);
+    else group.sync();  // post() comes after all of the vertex's edges
+    if (leader) {
+      counters.vertex(LoadPath::group);
+      body.post(v, closure, accum);
+    }
+  }
+}
+#endif
+
 template <int B, int G, class Body, class Counters>
 struct GroupMappedAgent : AgentBase<B, Body, Counters> {
   using TempStorage =
@@ -61,26 +92,8 @@ struct GroupMappedAgent : AgentBase<B, Body, Counters> {
   template <class Frontier>
   __device__ void warp_groups(const Frontier& frontier) {
     const auto group = cg::tiled_partition<G <= 32 ? G : 32>(cg::this_thread_block());
-    const uint64_t items = frontier.size();
-    const uint64_t groups = group_count(gridDim.x, B, G);
-    const bool leader = group.thread_rank() == 0;
-    for (uint64_t i = group_of(blockIdx.x, threadIdx.x, B, G); i < items; i += groups) {
-      const VertexId v = frontier[i];
-      Closure closure;
-      bool active = false;
-      if (leader) active = admit_item(body, frontier, v, closure);
-      if (!group.shfl(active, 0)) continue;
-      closure = shfl_any(group, closure, 0);
-      const uint64_t begin = body.edges_begin(v), end = body.edges_end(v);
-      Accum accum = Body::identity();
-      run_edges_strided(group, body, v, closure, begin, end, accum, counters);
-      if constexpr (Body::kHasAccum) accum = reduce_any<Body>(group, accum);
-      else group.sync();  // post() comes after all of the vertex's edges
-      if (leader) {
-        counters.vertex(LoadPath::group);
-        body.post(v, closure, accum);
-      }
-    }
+    run_group_items(group, group_of(blockIdx.x, threadIdx.x, B, G), group_count(gridDim.x, B, G),
+                    body, frontier, counters);
   }
 
   // Combines each group's accumulators (G consecutive threads) through

@@ -198,6 +198,69 @@ IRGL_HD uint64_t owning_tile(const Offset* offsets, uint64_t tiles, uint64_t ato
   return low;
 }
 
+// x * y / z for x < z, rounded down: in 64-bit integers when x * y fits,
+// else in double precision (paper 002 keeps interpolation out of doubles
+// where it can: they are slow on GPUs). The result is below y.
+IRGL_HD inline uint64_t scale_below(uint64_t x, uint64_t y, uint64_t z) {
+  if (x == 0 || y <= ~uint64_t{0} / x) return x * y / z;
+  const uint64_t scaled = static_cast<uint64_t>(double(x) / double(z) * double(y));
+  return scaled < y ? scaled : y - 1;
+}
+
+// owning_tile by interpolation search (Multi-phase, paper 002): each probe
+// guesses the tile from where `atom` falls between the bounds' offsets, so
+// evenly sized tiles (road graphs) take one or two probes instead of
+// log2(tiles). Uneven sizes make probes poor, so after `probes` of them the
+// search finishes by bisection: never worse than a binary search by more
+// than `probes` reads. Needs offsets[tiles] (the total, > atom). Offsets:
+// a pointer, or anything indexable like one.
+template <class Offsets>
+IRGL_HD uint64_t interpolated_owning_tile(Offsets offsets, uint64_t tiles, uint64_t atom,
+                                          unsigned probes = 4) {
+  uint64_t low = 0, high = tiles;  // offsets[low] <= atom < offsets[high]
+  uint64_t low_offset = offsets[0], high_offset = offsets[tiles];
+  for (unsigned probe = 0; probe < probes && high - low > 1; ++probe) {
+    uint64_t guess = low + scale_below(atom - low_offset, high - low, high_offset - low_offset);
+    if (guess <= low) guess = low + 1;
+    const uint64_t offset = offsets[guess];
+    if (offset <= atom) low = guess, low_offset = offset;
+    else high = guess, high_offset = offset;
+  }
+  while (high - low > 1) {
+    const uint64_t middle = low + (high - low) / 2;
+    if (offsets[middle] <= atom) low = middle;
+    else high = middle;
+  }
+  return low;
+}
+
+// owning_tile over a window of `window` offsets (a power of two) held in
+// shared memory: the largest k with starts[k] <= atom, given starts[0] <=
+// atom. Every thread takes log2(window) steps of one read each, no early
+// exit (paper 002's optimized binary search: threads of a warp stay in
+// step and the bounds are never read twice).
+template <unsigned Window>
+IRGL_HD unsigned owning_tile_in_window(const uint64_t* starts, uint64_t atom) {
+  static_assert(Window >= 1 && (Window & (Window - 1)) == 0, "Window: a power of two");
+  unsigned k = 0;
+  for (unsigned step = Window / 2; step > 0; step /= 2)
+    if (starts[k + step] <= atom) k += step;
+  return k;
+}
+
+//===----------------------------------------------------------------------===//
+// Virtual warps (Hong et al.; paper 002)
+//===----------------------------------------------------------------------===//
+
+// The virtual warp for a mean degree: the smallest power of two of at
+// least that many lanes, from 2 to 32 (paper 002: the best size follows
+// the average work-item size).
+IRGL_HD inline unsigned virtual_warp_width(double mean_degree) {
+  unsigned width = 2;
+  while (width < 32 && double(width) < mean_degree) width *= 2;
+  return width;
+}
+
 //===----------------------------------------------------------------------===//
 // Merge-path (Merrill & Garland): equal shares of tiles + atoms
 //===----------------------------------------------------------------------===//

@@ -41,6 +41,11 @@ struct AlbOverrides {
   std::optional<RowTiles> row_tiles;
 };
 
+// How Multi-phase (multi_phase.cuh) finds the first item of each tile of
+// edges in the prefix sum of the degrees: chosen from the graph's degrees
+// (automatic), or fixed by the schedule's search= option.
+enum class ItemSearch : uint8_t { automatic, binary, interpolation };
+
 // How a pipe loop that irglc outlined runs (the generated programs'
 // --outline option; outline.cuh).
 enum class OutlineMode : uint8_t {
@@ -71,7 +76,8 @@ struct RunOptions {
   AlbOverrides alb_overrides;    // the run's
   // The loop's edge body loops (irglc knows): edges of unequal cost.
   bool edge_work_varies = false;
-  GraphShape graph;  // the run's graph, for --schedule=auto (auto_pick.h)
+  GraphShape graph;  // the run's graph: auto (auto_pick.h), vwarp, multi-phase
+  ItemSearch item_search = ItemSearch::automatic;  // multi-phase's partition search
   // Auto: the largest worklist round a warp per vertex runs when auto picks
   // warp, larger ones run TWC; 0: the default (auto.cuh, warp_round_items).
   uint64_t auto_warp_items = 0;

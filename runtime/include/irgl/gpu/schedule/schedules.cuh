@@ -13,6 +13,9 @@
 // | Twc<B>             | twc.cuh            | by degree: block (>= B edges), warp (>= 32), fine-grained |
 // | Lb<B>              | edge_balanced.cuh  | all edges spread evenly over the grid (binary search) |
 // | MergePath<B>       | edge_balanced.cuh  | equal shares of vertices + edges (2-D binary search) |
+// | MultiPhase<B>      | multi_phase.cuh    | equal tiles of edges; per tile an interpolation or binary search, per edge a search in shared memory |
+// | VirtualWarp<B>     | virtual_warp.cuh   | a vertex per virtual warp of 2-32 lanes, sized from the graph's mean degree |
+// | DynamicVirtualWarp<B> | virtual_warp.cuh | the same, sized per launch from a sample of the frontier |
 // | Alb<B>             | alb.cuh            | huge vertices (degree > threshold) as Lb, the rest Twc; row tiles |
 // | Auto<B>            | auto.cuh           | one of the above per launch, from the graph's degrees (auto_pick.h) |
 //
@@ -28,6 +31,8 @@
 #include "irgl/gpu/schedule/auto.cuh"
 #include "irgl/gpu/schedule/edge_balanced.cuh"
 #include "irgl/gpu/schedule/group_mapped.cuh"
+#include "irgl/gpu/schedule/multi_phase.cuh"
 #include "irgl/gpu/schedule/per_device.h"
 #include "irgl/gpu/schedule/thread_mapped.cuh"
 #include "irgl/gpu/schedule/twc.cuh"
+#include "irgl/gpu/schedule/virtual_warp.cuh"
