@@ -187,15 +187,20 @@ IRGL_HD inline IndexRange blocked_atoms(uint64_t thread, uint64_t threads, uint6
 // (offsets[0] = 0, `tiles` entries, nondecreasing; empty tiles are skipped).
 // Binary search: ceil(log2(tiles)) steps. Offset is the offsets' type (TWC's
 // packed fine-grained edges of one block fit 32 bits).
-template <class Offset>
-IRGL_HD uint64_t owning_tile(const Offset* offsets, uint64_t tiles, uint64_t atom) {
-  uint64_t low = 0, high = tiles;  // answer in [low, high)
+// bisect_owning_tile: the same within [low, high), given offsets[low] <=
+// atom (the answer's bounds another search has narrowed).
+template <class Offsets>
+IRGL_HD uint64_t bisect_owning_tile(Offsets offsets, uint64_t low, uint64_t high, uint64_t atom) {
   while (high - low > 1) {
     const uint64_t middle = low + (high - low) / 2;
     if (offsets[middle] <= atom) low = middle;
     else high = middle;
   }
   return low;
+}
+template <class Offset>
+IRGL_HD uint64_t owning_tile(const Offset* offsets, uint64_t tiles, uint64_t atom) {
+  return bisect_owning_tile(offsets, 0, tiles, atom);
 }
 
 // x * y / z for x < z, rounded down: in 64-bit integers when x * y fits,
@@ -226,12 +231,7 @@ IRGL_HD uint64_t interpolated_owning_tile(Offsets offsets, uint64_t tiles, uint6
     if (offset <= atom) low = guess, low_offset = offset;
     else high = guess, high_offset = offset;
   }
-  while (high - low > 1) {
-    const uint64_t middle = low + (high - low) / 2;
-    if (offsets[middle] <= atom) low = middle;
-    else high = middle;
-  }
-  return low;
+  return bisect_owning_tile(offsets, low, high, atom);
 }
 
 // owning_tile over a window of `window` offsets (a power of two) held in
