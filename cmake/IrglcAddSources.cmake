@@ -7,7 +7,7 @@
 # to e.g. "80;90" before project() for more).
 #
 # irglc_add_sources(<target> SOURCES a.irgl [b.irgl ...] [CPU]
-#                   [SCHEDULE <name>] [OPTIONS <irglc options>...])
+#                   [SCHEDULE <name>] [DEVICE_LAUNCHES] [OPTIONS <irglc options>...])
 #   Library mode: adds each program's generated .cu to <target>; the
 #   generated header, <name>.h, is on the target's include path and declares
 #   irglc_<program>::run(...) on an irgl::gpu::DeviceGraph. Links irgl::gpu.
@@ -16,10 +16,14 @@
 #   irgl::program.
 #
 # irglc_add_program(<target> SOURCE a.irgl [CPU]
-#                   [SCHEDULE <name>] [OPTIONS <irglc options>...])
+#                   [SCHEDULE <name>] [DEVICE_LAUNCHES] [OPTIONS <irglc options>...])
 #   Program mode: <target> is the runnable program (its command line: graph,
 #   parameters, --runs, --output, ...; docs/language.md). CUDA by default;
 #   CPU builds the sequential reference (no GPU or CUDA compiler needed).
+#
+# SCHEDULE dp (and DEVICE_LAUNCHES, for programs whose pragmas select dp)
+# builds with relocatable device code and links CUDA's device runtime
+# (cudadevrt), which dp's device-side launches need.
 
 # The command that writes `output` (and, in library mode, its header) from
 # `source`; `outputs` lists the files it makes.
@@ -44,6 +48,24 @@ function(_irglc_use_prelude target)
   target_include_directories(${target} PRIVATE ${prelude_dir})
 endfunction()
 
+# Generated CUDA links the GPU runtime. Schedule dp launches child grids
+# from the device (CUDA dynamic parallelism): with --schedule=dp among the
+# irglc options (ARGN), or with DEVICE_LAUNCHES (a pragma selects dp),
+# relocatable device code and the device runtime.
+function(_irglc_use_gpu target device_launches)
+  target_link_libraries(${target} PRIVATE irgl::gpu)
+  target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr>)
+  foreach(option ${ARGN})
+    if(option MATCHES "^--schedule=dp(,|$)")
+      set(device_launches TRUE)
+    endif()
+  endforeach()
+  if(device_launches)
+    # CMake links the device runtime (cudadevrt) with the CUDA runtime.
+    set_target_properties(${target} PROPERTIES CUDA_SEPARABLE_COMPILATION ON)
+  endif()
+endfunction()
+
 function(_irglc_check_setup caller)
   if(NOT IRGLC_EXECUTABLE)
     message(FATAL_ERROR "${caller}: IRGLC_EXECUTABLE is not set (find_package(irglc) first)")
@@ -51,7 +73,7 @@ function(_irglc_check_setup caller)
 endfunction()
 
 function(irglc_add_sources target)
-  cmake_parse_arguments(ARG "CPU" "SCHEDULE" "SOURCES;OPTIONS" ${ARGN})
+  cmake_parse_arguments(ARG "CPU;DEVICE_LAUNCHES" "SCHEDULE" "SOURCES;OPTIONS" ${ARGN})
   if(NOT ARG_SOURCES)
     message(FATAL_ERROR "irglc_add_sources(${target}): no SOURCES given")
   endif()
@@ -78,13 +100,12 @@ function(irglc_add_sources target)
     _irglc_use_prelude(${target})
     target_link_libraries(${target} PRIVATE irgl::program)
   else()
-    target_link_libraries(${target} PRIVATE irgl::gpu)
-    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr>)
+    _irglc_use_gpu(${target} ${ARG_DEVICE_LAUNCHES} ${options})
   endif()
 endfunction()
 
 function(irglc_add_program target)
-  cmake_parse_arguments(ARG "CPU" "SOURCE;SCHEDULE" "OPTIONS" ${ARGN})
+  cmake_parse_arguments(ARG "CPU;DEVICE_LAUNCHES" "SOURCE;SCHEDULE" "OPTIONS" ${ARGN})
   if(NOT ARG_SOURCE)
     message(FATAL_ERROR "irglc_add_program(${target}): no SOURCE given")
   endif()
@@ -106,8 +127,7 @@ function(irglc_add_program target)
   _irglc_use_prelude(${target})
   target_link_libraries(${target} PRIVATE irgl::program)
   if(NOT ARG_CPU)
-    target_link_libraries(${target} PRIVATE irgl::gpu)
-    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr>)
+    _irglc_use_gpu(${target} ${ARG_DEVICE_LAUNCHES} ${options})
   endif()
   if("--gpus=many" IN_LIST options)  # one process per GPU, NCCL between them
     target_link_libraries(${target} PRIVATE irgl::dist)

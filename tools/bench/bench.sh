@@ -35,7 +35,7 @@ done
 if [ -z "$bin" ]; then
   instrumented=$(printf '%s:alb;' bfs sssp cc pr kcore tc spmv)
   cmake -S "$root" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DIRGL_EXAMPLE_SCHEDULES="thread;warp;block;twc;lb;merge-path;multi-phase;vwarp;dvwarp;alb;auto" \
+    -DIRGL_EXAMPLE_SCHEDULES="thread;warp;block;twc;lb;merge-path;multi-phase;vwarp;dvwarp;dp;alb;auto" \
     -DIRGL_EXAMPLE_VARIANTS="$(python3 "$here/irgl-bench" cmake-variants)" \
     -DIRGL_EXAMPLE_INSTRUMENTED="${instrumented%;}" \
     -DIRGL_PARTS_SCHEDULES="$(python3 "$here/irgl-bench" parts-schedules)" > /dev/null

@@ -384,6 +384,7 @@ void write_body_factory(CodeWriter& out, const Kernel& kernel) {
       out.line("options.edge_work_varies = true;  // " + where(loop.edge_loop->loc) + " loops per edge");
   }
   if (loop.edge_loop && (loop.edge_loop->schedule.kind == ScheduleKind::alb ||
+                         loop.edge_loop->schedule.kind == ScheduleKind::dp ||
                          loop.edge_loop->schedule.kind == ScheduleKind::automatic)) {
     const Schedule& schedule = loop.edge_loop->schedule;
     if (schedule.alb_threshold_for_varying_work)

@@ -56,7 +56,9 @@ void write_schedule_members(CodeWriter& out, const std::vector<Step>& steps) {
   for (const Step& step : steps) {
     const bool automatic = step_runs(step, ScheduleKind::automatic);
     if (automatic && pick.empty()) pick = step.member + "_items.auto_pick";
-    if (!automatic && !step_runs(step, ScheduleKind::alb)) continue;
+    // dp's persistent form is ALB's (schedule/dynamic_parallelism.cuh).
+    if (!automatic && !step_runs(step, ScheduleKind::alb) && !step_runs(step, ScheduleKind::dp))
+      continue;
     if (!inspects.empty()) inspects += " || ";
     inspects += step.member + "_items.alb_inspects";
   }

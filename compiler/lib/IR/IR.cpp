@@ -199,9 +199,16 @@ std::string apply_schedule_option(const std::string& option, Schedule& schedule)
     if (key == row.key) return row.parse(value, schedule);
     keys += keys.empty() ? row.key : std::string(" or ") + row.key;
   }
+  std::string owners;  // the schedules that take `key`
+  unsigned owner_count = 0;
   for (const ScheduleOptionRow& row : kScheduleOptions)
-    if (key == row.key)
-      return "option '" + key + "' applies only to schedule '" + row_of(row.kind).name + "'";
+    if (key == row.key) {
+      owners += std::string(owners.empty() ? "'" : "' and '") + row_of(row.kind).name;
+      ++owner_count;
+    }
+  if (owner_count)
+    return "option '" + key + "' applies only to schedule" + (owner_count > 1 ? "s " : " ") +
+           owners + "'";
   if (keys.empty()) return "schedule '" + schedule.name() + "' takes no options";
   return "unknown option '" + key + "' (expected " + keys + ")";
 }

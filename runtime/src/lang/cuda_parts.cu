@@ -180,8 +180,8 @@ void PartsTarget::prepare_part(PartView&& part) {
 }
 
 void PartsTarget::start_timing() {
-  // Every part starts the run together, once the host is ready: a part
-  // still reading its energy meter would count as computation.
+  // Every part starts the run together, once its host is ready: a part
+  // still busy on its host would count as another's computation.
   comm_->barrier();
   exchange_->start_run();
 }

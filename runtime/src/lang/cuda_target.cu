@@ -17,16 +17,21 @@ std::string not_one_of(const std::string& text, const char* names) {
   return "'" + text + "' is not " + names;
 }
 
+// Also dp's: the degree above which a vertex gets a child grid.
+TargetOption alb_threshold_option(CudaRun& run) {
+  return {"alb-threshold",
+          "override the ALB threshold the kernels were compiled with (degree above which a "
+          "vertex is huge; 0: every vertex); kernels whose per-edge work varies keep irglc's 0",
+          [&run](const std::string& text) {
+            // The largest value means "the default" (index.h: kAlbDefaultThreshold).
+            run.alb.threshold = parse_unsigned(text, "--alb-threshold", UINT64_MAX - 1);
+            return "alb threshold: " + std::to_string(*run.alb.threshold);
+          }};
+}
+
 std::vector<TargetOption> alb_options(CudaRun& run) {
   return {
-      {"alb-threshold",
-       "override the ALB threshold the kernels were compiled with (degree above which a vertex "
-       "is huge; 0: every vertex); kernels whose per-edge work varies keep irglc's 0",
-       [&run](const std::string& text) {
-         // The largest value means "the default" (index.h: kAlbDefaultThreshold).
-         run.alb.threshold = parse_unsigned(text, "--alb-threshold", UINT64_MAX - 1);
-         return "alb threshold: " + std::to_string(*run.alb.threshold);
-       }},
+      alb_threshold_option(run),
       {"alb-distribution", "override the ALB huge-edge distribution: cyclic or blocked",
        [&run](const std::string& text) {
          if (text != "cyclic" && text != "blocked")
@@ -149,14 +154,26 @@ std::vector<TargetOption> task_pool_options(CudaRun& run) {
   };
 }
 
+// Whether a kernel of the program runs schedule `name` (its schedules read
+// "expand: alb, count: thread").
+bool runs_schedule(const ProgramDescription& description, const std::string& name) {
+  const std::string& schedules = description.schedules;
+  for (size_t at = schedules.find(": " + name); at != std::string::npos;
+       at = schedules.find(": " + name, at + 1)) {
+    const size_t end = at + 2 + name.size();
+    if (end == schedules.size() || schedules[end] == ',' || schedules[end] == ' ') return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::vector<TargetOption> cuda_run_options(CudaRun& run, const ProgramDescription& description,
                                            bool chooses_frontiers) {
   std::vector<TargetOption> options;
-  const bool automatic = description.schedules.find("auto") != std::string::npos;
-  if (automatic || description.schedules.find("alb") != std::string::npos)
-    options = alb_options(run);  // auto may run ALB
+  const bool automatic = runs_schedule(description, "auto");
+  if (automatic || runs_schedule(description, "alb")) options = alb_options(run);  // auto may run ALB
+  else if (runs_schedule(description, "dp")) options.push_back(alb_threshold_option(run));
   if (automatic) options.push_back(auto_warp_option(run));
   if (description.outlined_loops) {
     options.push_back(outline_option(run));

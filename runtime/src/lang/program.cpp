@@ -323,26 +323,30 @@ std::vector<WrittenOutput> write_results(const std::string& output, bool force,
   return writer.written;
 }
 
-// Prints the energy of the timed runs (or why not) and returns it for the
-// JSON report; null when the target measures no energy.
-nlohmann::ordered_json energy_report(const EnergyReading& last, const std::vector<double>& energies,
-                                     const std::vector<double>& times) {
-  if (!last.millijoules && last.why_not.empty()) return nullptr;
-  const EnergySummary energy = summarize_energy(last, energies, times);
+// Prints the energy of the measured runs (or why not) and returns it for
+// the JSON report; null when the target measures no energy.
+nlohmann::ordered_json energy_report(const EnergyReading& interval,
+                                     const std::vector<double>& run_times, double interval_ms,
+                                     const char* which_runs) {
+  if (!interval.millijoules && interval.why_not.empty()) return nullptr;
+  const EnergySummary energy = summarize_energy(interval, run_times, interval_ms);
   if (!energy.millijoules_per_run) {
     std::printf("energy: not measured (%s)\n", energy.why_not.c_str());
     return {{"unavailable", energy.why_not}};
   }
-  std::printf("energy: %.3f mJ per run, %.1f W on average over the runs (%s)\n",
-              *energy.millijoules_per_run, *energy.watts, energy.source.c_str());
+  std::printf("energy: %.3f mJ per run, %.1f W on average over %zu %s of %.0f ms (%s)\n",
+              *energy.millijoules_per_run, *energy.watts, run_times.size(), which_runs,
+              interval_ms, energy.source.c_str());
   nlohmann::ordered_json report = {{"mJ_per_run", *energy.millijoules_per_run},
                                    {"watts", *energy.watts},
-                                   {"source", energy.source}};
-  if (last.sm_clock_mhz) report["sm_clock_mhz"] = *last.sm_clock_mhz;
-  if (last.temperature_c) report["temperature_c"] = *last.temperature_c;
-  if (last.sm_clock_mhz && last.temperature_c)
-    std::printf("gpu after the runs: SM clock %u MHz, %u C\n", *last.sm_clock_mhz,
-                *last.temperature_c);
+                                   {"source", energy.source},
+                                   {"runs", run_times.size()},
+                                   {"interval_ms", interval_ms}};
+  if (interval.sm_clock_mhz) report["sm_clock_mhz"] = *interval.sm_clock_mhz;
+  if (interval.temperature_c) report["temperature_c"] = *interval.temperature_c;
+  if (interval.sm_clock_mhz && interval.temperature_c)
+    std::printf("gpu after the runs: SM clock %u MHz, %u C\n", *interval.sm_clock_mhz,
+                *interval.temperature_c);
   return report;
 }
 
@@ -358,30 +362,27 @@ void write_load_report_file(const std::string& path, bool force, const ProgramTa
 
 }  // namespace
 
-EnergySummary summarize_energy(const EnergyReading& last, const std::vector<double>& energies,
-                               const std::vector<double>& times) {
+EnergySummary summarize_energy(const EnergyReading& interval, const std::vector<double>& run_times,
+                               double interval_ms) {
   EnergySummary summary;
-  summary.source = last.source;
-  if (energies.empty() || energies.size() != times.size()) {
-    summary.why_not = last.why_not.empty() ? "not every run was measured" : last.why_not;
+  summary.source = interval.source;
+  if (!interval.millijoules || run_times.empty()) {
+    summary.why_not = interval.why_not.empty() ? "no run was measured" : interval.why_not;
     return summary;
   }
-  double millijoules = 0, milliseconds = 0;
-  for (size_t i = 0; i < times.size(); ++i) {
-    millijoules += energies[i];
-    milliseconds += times[i];
-  }
-  if (milliseconds < kEnergyMinMilliseconds) {
-    char why[200];
+  if (interval_ms < kEnergyMinMilliseconds) {
+    char why[240];
     std::snprintf(why, sizeof why,
-                  "the timed runs took %.1f ms in all; NVML's counter needs %.0f ms of runs to "
-                  "mean anything: raise --runs",
-                  milliseconds, kEnergyMinMilliseconds);
+                  "the runs took %.1f ms in all; NVML's counter needs %.0f ms of runs to mean "
+                  "anything: raise --runs, or give --energy-ms 2000",
+                  interval_ms, kEnergyMinMilliseconds);
     summary.why_not = why;
     return summary;
   }
-  summary.millijoules_per_run = millijoules / energies.size();
-  summary.watts = millijoules / milliseconds;
+  double run_ms = 0;
+  for (double ms : run_times) run_ms += ms;
+  summary.watts = *interval.millijoules / interval_ms;
+  summary.millijoules_per_run = *summary.watts * run_ms / run_times.size();
   return summary;
 }
 
@@ -390,7 +391,7 @@ int run_program(int argc, char** argv, const ProgramDescription& description,
   auto body = [&](int argc, char** argv) -> int {
     GraphOptionValues graph_values;
     std::string graph_source, output, load_report, json_path;
-    unsigned runs = 1, warmup = 0;
+    unsigned runs = 1, warmup = 0, energy_ms = 0;
     uint64_t random_seed = 1;
     std::vector<const ProgramParameter*> random_nodes;
     bool force = false;
@@ -422,6 +423,12 @@ int run_program(int argc, char** argv, const ProgramDescription& description,
       options.add_options()("random-seed",
                             unsigned_value(&random_seed, "--random-seed")->default_value("1"),
                             "seed of the vertices chosen for vertex parameters given as random");
+    if (target.repeats_runs_for_energy())
+      options.add_options()(
+          "energy-ms", unsigned_value(&energy_ms, "--energy-ms")->default_value("0"),
+          "measure the energy over back-to-back untimed runs lasting this long (NVML's counter "
+          "needs 500 ms or more; 2000 reads within 1%), before the timed runs; 0: over the timed "
+          "runs");
     if (target.records_load())
       options.add_options()("load-report", po::value(&load_report),
                             "write the last run's load log (per-block edges, vertices per path) "
@@ -525,27 +532,51 @@ int run_program(int argc, char** argv, const ProgramDescription& description,
       recorded_outputs().clear();
       target.run();
     }
-    std::vector<double> times, energies;
+    // Energy over back-to-back runs of --energy-ms, before the timed runs
+    // (whose last answers the program reports) and with the vertices they
+    // will take; else over the timed runs.
+    std::vector<double> energy_times;
+    EnergyReading energy_interval;
+    double energy_interval_ms = 0;
+    if (energy_ms > 0) {
+      const std::optional<RandomVertices> timed_vertices = random;
+      const auto energy_start = std::chrono::steady_clock::now();
+      target.start_energy();
+      do {
+        choose_vertices(nullptr);
+        recorded_outputs().clear();
+        energy_times.push_back(target.run());
+      } while (milliseconds_since(energy_start) < energy_ms);
+      energy_interval = target.stop_energy();
+      energy_interval_ms = milliseconds_since(energy_start);
+      if (timed_vertices) random.emplace(*timed_vertices);
+    }
+    std::vector<double> times;
     nlohmann::ordered_json run_records = nlohmann::ordered_json::array();
+    const auto timed_start = std::chrono::steady_clock::now();
+    if (energy_ms == 0) target.start_energy();
     for (unsigned i = 0; i < runs; ++i) {
       nlohmann::ordered_json record;
       const std::string chosen = choose_vertices(&record);
       recorded_outputs().clear();
       times.push_back(target.run());
       record["ms"] = times.back();
-      if (const EnergyReading energy = target.last_run_energy(); energy.millijoules) {
-        energies.push_back(*energy.millijoules);
-        record["mJ"] = energies.back();
-      }
       run_records.push_back(std::move(record));
       // Six decimals below 0.1 ms, so that a run of a tiny graph never reads
       // as 0 (tools/bench divides by it).
       std::printf(times.back() < 0.1 ? "run %u: %.6f ms%s\n" : "run %u: %.3f ms%s\n", i + 1,
                   times.back(), chosen.c_str());
     }
+    if (energy_ms == 0) {
+      energy_interval = target.stop_energy();
+      energy_interval_ms = milliseconds_since(timed_start);
+      energy_times = times;
+    }
     const TimeSummary time_summary = summarize_times(times);
     print_time_summary(time_summary, times.size());
-    const nlohmann::ordered_json energy = energy_report(target.last_run_energy(), energies, times);
+    const nlohmann::ordered_json energy =
+        energy_report(energy_interval, energy_times, energy_interval_ms,
+                      energy_ms > 0 ? "untimed runs" : "timed runs");
     const std::string run_summary = target.run_summary();
     std::istringstream summary_lines(run_summary);
     for (std::string line; std::getline(summary_lines, line);)

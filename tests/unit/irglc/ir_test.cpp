@@ -8,7 +8,7 @@
 namespace irglc {
 namespace {
 
-const char* const kScheduleList = "thread, warp, block, group:N, twc, lb, merge-path, multi-phase, vwarp, dvwarp, alb, auto, extern:NAME";
+const char* const kScheduleList = "thread, warp, block, group:N, twc, lb, merge-path, multi-phase, vwarp, dvwarp, dp, alb, auto, extern:NAME";
 
 Schedule parsed(const std::string& text) {
   Schedule schedule;
@@ -31,7 +31,8 @@ TEST(irglcSchedule, ParsesEveryNameAndPrintsItBack) {
                {"lb", ScheduleKind::lb},         {"merge-path", ScheduleKind::merge_path},
                {"multi-phase", ScheduleKind::multi_phase},
                {"vwarp", ScheduleKind::vwarp},   {"dvwarp", ScheduleKind::dvwarp},
-               {"alb", ScheduleKind::alb},       {"auto", ScheduleKind::automatic}};
+               {"dp", ScheduleKind::dp},         {"alb", ScheduleKind::alb},
+               {"auto", ScheduleKind::automatic}};
   for (const auto& name : names) {
     const Schedule schedule = parsed(name.text);
     EXPECT_EQ(schedule.kind, name.kind) << name.text;
@@ -96,7 +97,7 @@ TEST(irglcSchedule, SpecsTakeTheirSchedulesOptions) {
 TEST(irglcSchedule, SpecsRefuseOptionsTheScheduleDoesNotHave) {
   Schedule schedule;
   EXPECT_EQ(parse_schedule_spec("twc,threshold=4", schedule),
-            "option 'threshold' applies only to schedule 'alb'");
+            "option 'threshold' applies only to schedules 'alb' and 'dp'");
   EXPECT_EQ(parse_schedule_spec("twc,speed=4", schedule), "schedule 'twc' takes no options");
   EXPECT_EQ(parse_schedule_spec("alb,speed=4", schedule),
             "unknown option 'speed' (expected threshold or distribution)");
@@ -140,7 +141,7 @@ TEST(irglcSchedule, ExternNamesTheUsersPolicy) {
                           "extern:a<4>", "extern:a:b"})
     EXPECT_NE(parse_schedule_name(bad, schedule), "") << bad;
   EXPECT_EQ(parse_schedule_spec("extern:ext::Chunked,threshold=0", schedule),
-            "option 'threshold' applies only to schedule 'alb'");
+            "option 'threshold' applies only to schedules 'alb' and 'dp'");
 }
 
 TEST(irglcSchedule, HelpListsEveryScheduleAndOption) {
@@ -247,7 +248,7 @@ TEST(irglcEscape, StringLiteralsEscapeQuotesBackslashesAndControlCharacters) {
   // Octal escapes take three digits, so that a digit after one stays a digit.
   EXPECT_EQ(escape_string_literal(std::string("\t1\x7f") + '\0' + "2"), "\\0111\\177\\0002");
   // No trigraph: "??/" would be a backslash where trigraphs are on.
-  EXPECT_EQ(escape_string_literal("a??/b"), "a?\\?/b");
+  EXPECT_EQ(escape_string_literal("a?" "?/b"), "a?\\?/b");
   EXPECT_EQ(escape_string_literal("caf\xc3\xa9"), "caf\xc3\xa9");  // UTF-8 stays
 }
 

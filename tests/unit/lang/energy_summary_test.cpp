@@ -1,7 +1,8 @@
 // summarize_energy (irgl/lang/program.h): the energy line of a program's
-// report. NVML's counter moves in steps of tens of milliseconds, so runs
-// that add up to less than kEnergyMinMilliseconds report no energy (an
-// H200 run of RMAT 22 bfs, 7 runs of 1.8 ms, read 1,037 W and 0 W).
+// report. NVML's counter moves in steps of tens of milliseconds, so an
+// interval shorter than kEnergyMinMilliseconds reports no energy (an H200
+// run of RMAT 22 bfs, 7 runs of 1.8 ms, read 1,037 W and 0 W), and a run's
+// share is the interval's power times the run's time.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -11,40 +12,44 @@
 namespace irgl::lang {
 namespace {
 
-EnergyReading counter() {
+EnergyReading counter(double millijoules) {
   EnergyReading reading;
-  reading.millijoules = 1.0;
+  reading.millijoules = millijoules;
   reading.source = "NVML total-energy counter";
   return reading;
 }
 
-TEST(EnergySummary, TotalOverTimeWhenTheRunsAreLongEnough) {
-  const EnergySummary summary =
-      summarize_energy(counter(), {30000, 50000}, {100, kEnergyMinMilliseconds});
+TEST(EnergySummary, PowerOverTheIntervalTimesTheMeanRun) {
+  // 400 runs of 2 or 3 ms in 1,010 ms (10 ms of host work between them)
+  // drawing 303 J: 300 W, and a run of 2.5 ms on average 750 mJ.
+  std::vector<double> times(200, 2.0);
+  times.resize(400, 3.0);
+  const EnergySummary summary = summarize_energy(counter(303000), times, 1010);
   ASSERT_TRUE(summary.millijoules_per_run);
-  EXPECT_DOUBLE_EQ(*summary.millijoules_per_run, 40000);
-  EXPECT_DOUBLE_EQ(*summary.watts, 80000 / (100 + kEnergyMinMilliseconds));
+  EXPECT_DOUBLE_EQ(*summary.watts, 300);
+  EXPECT_DOUBLE_EQ(*summary.millijoules_per_run, 750);
   EXPECT_EQ(summary.source, "NVML total-energy counter");
   EXPECT_TRUE(summary.why_not.empty());
 }
 
-TEST(EnergySummary, ShortRunsAreNotMeasured) {
-  const std::vector<double> times(7, 1.8), energies{0, 0, 12406, 0, 0, 0, 0};
-  const EnergySummary summary = summarize_energy(counter(), energies, times);
+TEST(EnergySummary, ShortIntervalsAreNotMeasured) {
+  const std::vector<double> times(7, 1.8);
+  const EnergySummary summary = summarize_energy(counter(12406), times, 12.6);
   EXPECT_FALSE(summary.millijoules_per_run);
   EXPECT_FALSE(summary.watts);
-  EXPECT_NE(summary.why_not.find("the timed runs took 12.6 ms in all"), std::string::npos)
+  EXPECT_NE(summary.why_not.find("the runs took 12.6 ms in all"), std::string::npos)
       << summary.why_not;
-  EXPECT_NE(summary.why_not.find("raise --runs"), std::string::npos) << summary.why_not;
+  EXPECT_NE(summary.why_not.find("--energy-ms"), std::string::npos) << summary.why_not;
+  EXPECT_TRUE(summarize_energy(counter(1), {1.0}, kEnergyMinMilliseconds).millijoules_per_run);
 }
 
-TEST(EnergySummary, RunsWithoutAReadingSayWhy) {
+TEST(EnergySummary, ReadingsWithoutEnergySayWhy) {
   EnergyReading none;
   none.why_not = "libnvidia-ml.so.1: cannot open shared object file";
-  const EnergySummary summary = summarize_energy(none, {}, {600, 700});
+  const EnergySummary summary = summarize_energy(none, {600, 700}, 1300);
   EXPECT_FALSE(summary.millijoules_per_run);
   EXPECT_EQ(summary.why_not, none.why_not);
-  EXPECT_EQ(summarize_energy(counter(), {1, 2}, {600}).why_not, "not every run was measured");
+  EXPECT_EQ(summarize_energy(counter(5), {}, 1000).why_not, "no run was measured");
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace irglc {
@@ -320,6 +321,10 @@ struct Kernel {
 // false: sized by the driver's `name.reset(count)`, empty at each run's
 // start).
 struct Field {
+  Field() = default;
+  Field(std::string name, std::string element_type, SourceLoc loc)
+      : name(std::move(name)), element_type(std::move(element_type)), loc(std::move(loc)) {}
+
   std::string name;
   std::string element_type;
   SourceLoc loc;

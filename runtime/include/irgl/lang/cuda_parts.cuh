@@ -41,6 +41,7 @@ class PartsTarget : public CudaTarget {
   double run() override;
   std::vector<TargetOption> options(const ProgramDescription& description) override;
   bool reports() const override { return !launch_ || launch_->rank == 0; }
+  bool repeats_runs_for_energy() const override { return false; }
   std::string run_summary() const override;
 
  private:

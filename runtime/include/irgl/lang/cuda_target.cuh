@@ -68,29 +68,31 @@ class CudaTarget : public ProgramTarget {
     frontier_log_.clear();
     auto_log_.clear();
     pool_log_.clear();
-    const bool metered = energy_ && energy_->available();
-    if (metered) energy_->start();
     start_timing();
     gpu::CudaEventTimer timer;
     timer.start();
     driver_(view_, run_);
     timer.stop();
     IRGL_CUDA_CHECK(cudaDeviceSynchronize());
-    last_energy_mj_.reset();
-    if (metered) {
-      last_energy_mj_ = energy_->stop();
-      last_clock_mhz_ = energy_->sm_clock_mhz();
-      last_temperature_c_ = energy_->temperature_c();
-    }
     return timer.elapsed_ms();
   }
 
-  EnergyReading last_run_energy() const override {
+  // NVML is read once on each side of many runs: its counter moves in
+  // steps of tens of milliseconds, and a read costs up to milliseconds.
+  void start_energy() override {
+    if (!energy_ || !energy_->available()) return;
+    IRGL_CUDA_CHECK(cudaDeviceSynchronize());
+    energy_->start();
+  }
+  EnergyReading stop_energy() override {
     if (!energy_) return {};
     if (!energy_->available()) return {std::nullopt, "", energy_->why_unavailable()};
-    return {last_energy_mj_, std::string("NVML ") + energy_->source(), "", last_clock_mhz_,
-            last_temperature_c_};
+    IRGL_CUDA_CHECK(cudaDeviceSynchronize());
+    const double millijoules = energy_->stop();
+    return {millijoules, std::string("NVML ") + energy_->source(), "", energy_->sm_clock_mhz(),
+            energy_->temperature_c()};
   }
+  bool repeats_runs_for_energy() const override { return true; }
 
   std::vector<TargetOption> options(const ProgramDescription& description) override {
     return cuda_run_options(run_, description, chooses_frontiers());
@@ -110,7 +112,7 @@ class CudaTarget : public ProgramTarget {
 
  protected:
   // Called right before the run's timer starts, after the host's own
-  // preparations (the energy meter's first reading can take milliseconds).
+  // preparations.
   virtual void start_timing() {}
   // For targets built on this one (cuda_parts.cuh): the driver's graph
   // view and the run's options.
@@ -130,8 +132,6 @@ class CudaTarget : public ProgramTarget {
   gpu::schedule::AutoLog auto_log_;
   gpu::tasks::PoolLog pool_log_;
   std::optional<gpu::EnergyMeter> energy_;  // made in prepare(), once the GPU is known
-  std::optional<double> last_energy_mj_;
-  std::optional<unsigned> last_clock_mhz_, last_temperature_c_;  // after the last metered run
   gpu::DeviceGraph device_graph_;
   Graph view_;
 };

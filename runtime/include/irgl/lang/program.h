@@ -66,31 +66,36 @@ struct TargetOption {
   std::function<std::string(const std::string& value)> apply;
 };
 
-// The energy a target measured for its last run (GPU targets, through
-// NVML): `millijoules` when measured, else `why_not` says why (empty: the
-// target measures no energy, like the CPU target).
+// The energy a target measured over an interval of runs (GPU targets,
+// through NVML): `millijoules` when measured, else `why_not` says why
+// (empty: the target measures no energy, like the CPU target).
 struct EnergyReading {
   std::optional<double> millijoules;
   std::string source;  // "NVML total-energy counter", ...
   std::string why_not;
-  // The GPU at the end of the run: SM clock (MHz) and temperature (C).
+  // The GPU at the end of the interval: SM clock (MHz) and temperature (C).
   std::optional<unsigned> sm_clock_mhz, temperature_c;
 };
 
 // NVML's counter moves in steps (about 12 J, some 25 ms of a busy H200),
-// so the timed runs must add up to this much before their energy means
-// anything; shorter, a run's reading is zero or a whole step.
+// so an interval must last this much before its energy means anything
+// (a step is then 5% of it at most); shorter, the reading is zero or a
+// whole step. Programs read it once around many runs for the same reason.
 inline constexpr double kEnergyMinMilliseconds = 500;
 
-// The timed runs' energy: their total over their total time, when every
-// run measured one and they lasted kEnergyMinMilliseconds together; else
-// `why_not` says why not.
+// The energy of runs measured back to back as one interval of
+// `interval_ms` (wall time, the host's work between runs included):
+// `watts` is the interval's energy over its length, and a run's share
+// (`millijoules_per_run`) that power times the runs' mean time, so the
+// host's microseconds between runs are not charged to the runs. Unset,
+// with `why_not`, when the reading failed or the interval was shorter
+// than kEnergyMinMilliseconds.
 struct EnergySummary {
   std::optional<double> millijoules_per_run, watts;
   std::string source, why_not;
 };
-EnergySummary summarize_energy(const EnergyReading& last, const std::vector<double>& energies,
-                               const std::vector<double>& times);
+EnergySummary summarize_energy(const EnergyReading& interval, const std::vector<double>& run_times,
+                               double interval_ms);
 
 // The whole graph as the driver reads it when this process loaded only its
 // share (ProgramTarget::load_share), gathered from every process's.
@@ -137,8 +142,14 @@ class ProgramTarget {
   // A line about the last run printed after the times (the frontier forms
   // its rounds took), or "".
   virtual std::string run_summary() const { return {}; }
-  // The energy of the last run, where the target measures it.
-  virtual EnergyReading last_run_energy() const { return {}; }
+  // The energy of an interval of runs, where the target measures it:
+  // start_energy() before the first run, stop_energy() after the last.
+  virtual void start_energy() {}
+  virtual EnergyReading stop_energy() { return {}; }
+  // Whether this process may repeat runs on its own to measure energy
+  // (--energy-ms): a GPU target's may; a multi-GPU part's runs are
+  // collective, so every part would have to agree on their number.
+  virtual bool repeats_runs_for_energy() const { return false; }
   // Whether this process reports: writes result files and reports. Each
   // process of a multi-GPU run computes every output, and only its first
   // reports.

@@ -17,6 +17,7 @@
 // | VirtualWarp<B>     | virtual_warp.cuh   | a vertex per virtual warp of 2-32 lanes, sized from the graph's mean degree |
 // | DynamicVirtualWarp<B> | virtual_warp.cuh | the same, sized per launch from a sample of the frontier |
 // | Alb<B>             | alb.cuh            | huge vertices (degree > threshold) as Lb, the rest Twc; row tiles |
+// | Dp<B>              | dynamic_parallelism.cuh | huge vertices to child grids launched from the device, the rest Twc (-rdc=true) |
 // | Auto<B>            | auto.cuh           | one of the above per launch, from the graph's degrees (auto_pick.h) |
 //
 // Kernels run on a grid that fills the GPU once (occupancy API, computed once
@@ -29,6 +30,7 @@
 
 #include "irgl/gpu/schedule/alb.cuh"
 #include "irgl/gpu/schedule/auto.cuh"
+#include "irgl/gpu/schedule/dynamic_parallelism.cuh"
 #include "irgl/gpu/schedule/edge_balanced.cuh"
 #include "irgl/gpu/schedule/group_mapped.cuh"
 #include "irgl/gpu/schedule/multi_phase.cuh"
