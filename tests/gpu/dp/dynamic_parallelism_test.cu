@@ -18,6 +18,7 @@ namespace irgl::gpu::schedule {
 namespace {
 
 using irgl::lang::CudaRun;
+using irgl::lang::Node;
 using irgl::lang::Pipe;
 using irgl::lang::StagedWorklist;
 using irgl::testing::clustered_hubs_graph;
@@ -81,6 +82,57 @@ TEST(DynamicParallelism, ClusteredHubsBfsMatchesTheCpu) {
   IRGL_REQUIRE_GPU();
   check_thresholds<true>(clustered_hubs_graph(), 0);
   check_thresholds<false>(clustered_hubs_graph(), 0);
+}
+
+// A Body with a post() and no accumulators (Accum is NoAccum, one byte):
+// post() records, once per vertex, how many of its edges had run by then.
+struct PostOnlyBody {
+  irgl::lang::Graph g;
+  uint32_t* edges_seen;
+  uint32_t* seen_at_post;
+  uint32_t* posts;
+  struct Closure {};
+  using Accum = NoAccum;
+  static constexpr bool kHasEdges = true;
+  static constexpr bool kHasAccum = false;
+  static constexpr bool kHasPost = true;
+  __device__ bool pre(Node, Closure&) { return true; }
+  __device__ uint64_t edges_begin(Node v) const { return g.out_begin(v); }
+  __device__ uint64_t edges_end(Node v) const { return g.out_end(v); }
+  IRGL_HD uint64_t max_degree() const { return g.max_out_degree(); }
+  __device__ void edge(Node v, uint64_t, const Closure&, Accum&) { atomicAdd(&edges_seen[v], 1u); }
+  __device__ void post(Node v, const Closure&, const Accum&) {
+    seen_at_post[v] = atomicAdd(&edges_seen[v], 0u);
+    atomicAdd(&posts[v], 1u);
+  }
+  IRGL_HD static Accum identity() { return {}; }
+  __device__ static void combine(Accum&, const Accum&) {}
+  __device__ static void atomic_combine(Accum*, const Accum&) {}
+  template <int B>
+  __device__ void flush() {}
+};
+
+// Regression: a Body whose Accum is smaller than a word did not compile
+// (the last child block read it through a volatile copy).
+TEST(DynamicParallelism, PostWithoutAccumulatorsRunsOnceAfterTheEdges) {
+  IRGL_REQUIRE_GPU();
+  const CsrGraph host = skewed_graph();
+  const DeviceGraph device(host);
+  const uint32_t n = host.num_vertices();
+  DeviceBuffer<uint32_t> seen(n), at_post(n), posts(n);
+  seen.zero();
+  at_post.zero();
+  posts.zero();
+  RunOptions options;
+  options.alb_threshold = 8;
+  static State<PostOnlyBody> state;
+  const PostOnlyBody body{irgl::lang::view_of(device), seen.data(), at_post.data(), posts.data()};
+  Dp<kThreads>::run(body, AllNodes{n}, state, options);
+  const std::vector<uint32_t> seen_at_post = at_post.download(), post_counts = posts.download();
+  for (VertexId v = 0; v < n; ++v) {
+    ASSERT_EQ(post_counts[v], 1u) << "vertex " << v;
+    ASSERT_EQ(seen_at_post[v], host.out_offsets[v + 1] - host.out_offsets[v]) << "vertex " << v;
+  }
 }
 
 // A child grid gives each thread about four edges, at most 65,535 blocks.

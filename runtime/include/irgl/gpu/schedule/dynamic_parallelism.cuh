@@ -21,6 +21,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <type_traits>
 #include <cub/block/block_reduce.cuh>
 
 #include "irgl/gpu/schedule/alb.cuh"
@@ -49,20 +50,19 @@ IRGL_HD unsigned child_grid_blocks(uint64_t degree) {
 #if defined(__CUDACC__)
 
 // A value another grid wrote, read from L2 (past this SM's L1, which may
-// hold an older copy), a 32-bit word at a time.
+// hold an older copy): a 32-bit word at a time, or a byte at a time for
+// sizes that are not whole words (a volatile load would need T to have a
+// volatile copy constructor, which structs do not).
 template <class T>
 __device__ T load_from_l2(const T* source) {
-  static_assert(sizeof(T) % 4 == 0 || sizeof(T) < 4, "whole words");
-  T value;
-  if constexpr (sizeof(T) < 4) {
-    value = *static_cast<const volatile T*>(source);
-  } else {
-    const unsigned* words = reinterpret_cast<const unsigned*>(source);
-    unsigned copy[sizeof(T) / 4];
+  using Unit = std::conditional_t<sizeof(T) % 4 == 0, unsigned, unsigned char>;
+  constexpr unsigned kUnits = sizeof(T) / sizeof(Unit);
+  const Unit* units = reinterpret_cast<const Unit*>(source);
+  Unit copy[kUnits];
 #pragma unroll
-    for (unsigned w = 0; w < sizeof(T) / 4; ++w) copy[w] = __ldcg(words + w);
-    memcpy(&value, copy, sizeof(T));
-  }
+  for (unsigned u = 0; u < kUnits; ++u) copy[u] = __ldcg(units + u);
+  T value;
+  memcpy(&value, copy, sizeof(T));
   return value;
 }
 
@@ -113,7 +113,9 @@ struct ChildEdgesAgent : AgentBase<B, Body, Counters> {
     __syncthreads();
     if (!temp.last_block || threadIdx.x != 0) return;
     __threadfence();  // every block's combine is visible past its count
-    body.post(v, closure, Body::kHasAccum ? load_from_l2(&list.accums[slot]) : Body::identity());
+    typename Body::Accum accum = Body::identity();
+    if constexpr (Body::kHasAccum) accum = load_from_l2(&list.accums[slot]);
+    body.post(v, closure, accum);
   }
 };
 #endif  // __CUDACC__
