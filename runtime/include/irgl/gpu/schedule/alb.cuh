@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cub/block/block_scan.cuh>
+#include <optional>
 #include <type_traits>
 
 #include "irgl/gpu/schedule/edge_balanced.cuh"
@@ -375,6 +376,33 @@ struct RowTilesAgent : AgentBase<B, Body, Counters> {
 #endif
 };
 
+// TWC whose inspection sets the vertices above ALB's threshold aside into
+// `Aside`, the list set_aside(threshold, items) makes over ALB's item
+// arrays (HugeList here, dp's ChildGrids); plain TWC when no vertex can
+// reach the threshold. Returns the arrays when the inspecting launch ran.
+template <int B, uint64_t kThresholdCap, class Aside, class Body, class Frontier, class StateT,
+          class SetAside>
+std::optional<ItemArrays<Body>> run_twc_setting_aside(const char* name, const Body& body,
+                                                      const Frontier& frontier, StateT& state,
+                                                      const RunOptions& options,
+                                                      const SetAside& set_aside) {
+  using Inspecting = TwcAgent<B, Body, typename StateT::Counters, Aside>;
+  const auto inspecting_kernel = agent_kernel<Inspecting, Frontier, Aside>;
+  const uint64_t threshold = alb_threshold_of(
+      options, uint64_t(state.grid(inspecting_kernel, B)) * B, Body::kHasAccum, kThresholdCap);
+  if (!alb_inspects(body.max_degree(), threshold)) {  // no vertex can be huge: plain TWC
+    Twc<B>::run(body, frontier, state, options);
+    return std::nullopt;
+  }
+  const uint64_t capacity = detail::frontier_size(frontier, options.stream);
+  if (capacity == 0) return std::nullopt;
+  ItemArrays<Body> items = state.items(capacity);
+  const Aside aside = set_aside(threshold, items);
+  state.clear_counters(options.stream);
+  launch_agent<Inspecting>(state, options, name, body, frontier, aside);
+  return items;
+}
+
 //===----------------------------------------------------------------------===//
 // Dispatch
 //===----------------------------------------------------------------------===//
@@ -406,23 +434,12 @@ struct Alb : EdgePolicy<B, Alb<B, Tuning>> {
   template <class Body, class Frontier, class StateT>
   static void run_twc(const Body& body, const Frontier& frontier, StateT& state,
                       const RunOptions& options) {
-    using Counters = typename StateT::Counters;
-    using Inspecting = TwcAgent<B, Body, Counters, HugeList<Body>>;
-    const auto inspecting_kernel = agent_kernel<Inspecting, Frontier, HugeList<Body>>;
-    const uint64_t threshold = alb_threshold_of(
-        options, uint64_t(state.grid(inspecting_kernel, B)) * B, Body::kHasAccum,
-        Tuning::kThresholdCap);
-    if (!alb_inspects(body.max_degree(), threshold)) {  // no vertex can be huge: plain TWC
-      Twc<B>::run(body, frontier, state, options);
-      return;
-    }
-    const uint64_t capacity = detail::frontier_size(frontier, options.stream);
-    if (capacity == 0) return;
-    ItemArrays<Body> items = state.items(capacity);
-    const HugeList<Body> huge = huge_list_over(items, threshold, state.count());
-    state.clear_counters(options.stream);
-    launch_agent<Inspecting>(state, options, "twc", body, frontier, huge);
-    run_huge_from_host(body, items, state, options);
+    const auto set_aside = [&](uint64_t threshold, const ItemArrays<Body>& items) {
+      return huge_list_over(items, threshold, state.count());
+    };
+    if (const auto items = run_twc_setting_aside<B, Tuning::kThresholdCap, HugeList<Body>>(
+            "twc", body, frontier, state, options, set_aside))
+      run_huge_from_host(body, *items, state, options);
   }
 
   // The vertices the last launch set aside, if any: the host reads their

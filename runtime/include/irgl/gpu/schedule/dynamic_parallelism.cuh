@@ -170,22 +170,12 @@ struct Dp : EdgePolicy<B, Dp<B, Tuning, AlbTuningT>> {
   template <class Body, class Frontier, class StateT>
   static void run_edges(const Body& body, const Frontier& frontier, StateT& state,
                         const RunOptions& options) {
-    using Counters = typename StateT::Counters;
-    using Launching = TwcAgent<B, Body, Counters, ChildGrids<B, Body, Tuning>>;
-    const auto kernel = agent_kernel<Launching, Frontier, ChildGrids<B, Body, Tuning>>;
-    const uint64_t threshold =
-        alb_threshold_of(options, uint64_t(state.grid(kernel, B)) * B, Body::kHasAccum,
-                         AlbTuningT::kThresholdCap);
-    if (!alb_inspects(body.max_degree(), threshold)) {  // no vertex can be huge: plain TWC
-      Twc<B>::run(body, frontier, state, options);
-      return;
-    }
-    const uint64_t capacity = detail::frontier_size(frontier, options.stream);
-    if (capacity == 0) return;
-    const ChildGrids<B, Body, Tuning> children{threshold, state.items(capacity), state.count(),
-                                               body};
-    state.clear_counters(options.stream);
-    launch_agent<Launching>(state, options, "dp", body, frontier, children);
+    using Children = ChildGrids<B, Body, Tuning>;
+    const auto launch_children = [&](uint64_t threshold, const ItemArrays<Body>& items) {
+      return Children{threshold, items, state.count(), body};
+    };
+    run_twc_setting_aside<B, AlbTuningT::kThresholdCap, Children>("dp", body, frontier, state,
+                                                                  options, launch_children);
   }
 };
 
