@@ -65,9 +65,25 @@ TEST(AutoPick, FittedFamilies) {
   EXPECT_EQ(auto_pick(matrix, loop(LoopPlace::light_round)), AutoPick::block);
   EXPECT_EQ(auto_pick(matrix, accumulating), AutoPick::warp);
   EXPECT_EQ(auto_pick(matrix, loop(LoopPlace::all_nodes, true)), AutoPick::warp);
-  for (LoopPlace place : {LoopPlace::all_nodes, LoopPlace::light_round, LoopPlace::heavy_round})
-    EXPECT_EQ(auto_pick(web, loop(place)), AutoPick::alb);
+  EXPECT_EQ(auto_pick(web, loop(LoopPlace::light_round)), AutoPick::merge_path);
+  EXPECT_EQ(auto_pick(web, loop(LoopPlace::heavy_round)), AutoPick::merge_path);
+  EXPECT_EQ(auto_pick(web, loop(LoopPlace::all_nodes)), AutoPick::alb);
+  EXPECT_EQ(auto_pick(web, accumulating), AutoPick::alb);
   EXPECT_EQ(auto_pick(web, loop(LoopPlace::all_nodes, true)), AutoPick::lb);
+}
+
+// Hubs beyond a few thousand edges (RMAT 16: mean 16, max 13,130; RMAT
+// 22: max 160,111) keep ALB, and so do sparse graphs with hubs; musae's
+// shape (mean 7.7, max 6,809) merges its rounds.
+TEST(AutoPick, LargeHubsKeepAlb) {
+  const GraphShape rmat16 = shape(65536, 1048576, 13130);
+  const GraphShape rmat22 = shape(4194304, 67108864, 160111);
+  const GraphShape sparse = shape(100000, 500000, 3000);  // mean 5
+  EXPECT_EQ(auto_pick(shape(37700, 289003, 6809), loop(LoopPlace::light_round)),
+            AutoPick::merge_path);
+  for (const GraphShape& graph : {rmat16, rmat22, sparse})
+    for (LoopPlace place : {LoopPlace::all_nodes, LoopPlace::light_round, LoopPlace::heavy_round})
+      EXPECT_EQ(auto_pick(graph, loop(place)), AutoPick::alb);
 }
 
 // A launch's pick: warp's rounds above the line (or of unknown size) run
@@ -84,14 +100,14 @@ TEST(AutoPick, WarpHandsLargeRoundsToTwc) {
   LoopShape all = loop(LoopPlace::all_nodes);
   all.items = 1000000;
   EXPECT_EQ(launch_pick(mesh, all, kLine), AutoPick::warp);
-  const GraphShape web = shape(100000, 1000000, 5000);  // hubs: ALB at any size
+  const GraphShape web = shape(100000, 1000000, 20000);  // hubs: ALB at any size
   EXPECT_EQ(launch_pick(web, round, kLine), AutoPick::alb);
 }
 
 // A tuning's own rules replace kAutoRules (Auto<B, Tuning>).
 TEST(AutoPick, ATuningBringsItsOwnRules) {
   constexpr AutoRule kAlwaysWarp[] = {{kAnyPlace, -1, kAnyDegree, 0, kAnyMean, AutoPick::warp}};
-  const GraphShape web = shape(100000, 1000000, 5000);  // kAutoRules: ALB
+  const GraphShape web = shape(100000, 1000000, 20000);  // kAutoRules: ALB
   LoopShape round = loop(LoopPlace::light_round);
   round.items = 10;
   EXPECT_EQ(launch_pick(web, round, 100), AutoPick::alb);

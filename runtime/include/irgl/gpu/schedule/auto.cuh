@@ -75,7 +75,8 @@ uint64_t warp_round_items(const RunOptions& options, unsigned sm_count) {
 // The schedules a persistent kernel may be built with for auto: each is a
 // kernel of its own, compiled into every program with an outlined auto
 // loop. ALB covers TWC (its lean kernel) and the hubs.
-inline constexpr AutoPick kInKernelPicks[] = {AutoPick::warp, AutoPick::block, AutoPick::alb};
+inline constexpr AutoPick kInKernelPicks[] = {AutoPick::warp, AutoPick::block,
+                                              AutoPick::merge_path, AutoPick::alb};
 
 // The schedule of an outlined loop's in-kernel (light) rounds: the rules'
 // choice for a light round of the graph, if a persistent kernel is built

@@ -89,6 +89,14 @@ inline constexpr AutoRule kAutoRules[] = {
     {place_bit(LoopPlace::light_round) | place_bit(LoopPlace::heavy_round), 0, 256, 24, kAnyMean,
      AutoPick::block},
     {kAnyPlace, 0, 256, 0, kAnyMean, AutoPick::warp},
+    // Web and social graphs, hubs of a few thousand edges (cnr-2000,
+    // uk-2007, ego-twitter, musae): the rounds' edges merged over the grid
+    // (bfs, sssp, cc up to 1.5x faster than ALB on an H200; kcore up to
+    // 1.15x slower, on cells of 70-90 us). Not RMAT 16-22 (max degree
+    // 13,130 to 160,111), where merge-path loses cc (RMAT 16: 1.9x) or
+    // sssp and cc (RMAT 20: 2.1-2.3x). docs/schedules.md has the table.
+    {place_bit(LoopPlace::light_round) | place_bit(LoopPlace::heavy_round), 0, 8192, 7, kAnyMean,
+     AutoPick::merge_path},
     // Hubs: ALB (TWC, and the hubs' edges spread over the grid).
     {kAnyPlace, -1, kAnyDegree, 0, kAnyMean, AutoPick::alb},
 };
