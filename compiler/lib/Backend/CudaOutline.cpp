@@ -98,8 +98,14 @@ void write_rounds_struct(CodeWriter& out, const Module& module, const HostStmt& 
     out.comment(where(step.launch->loc) + ": " + launch_text(*step.launch));
     for (size_t a = 0; a < step.kernel->params.size() && a < step.launch->args.size(); ++a) {
       if (step.kernel->params[a].kind != ParamKind::worklist) continue;
+      const PipeSide side = pipe_side(step.launch->args[a], loop.name);
+      if (side == PipeSide::none) {  // another pipe's out(), as the host built the Body
+        out.comment(step.kernel->params[a].var.name + ": " + step.launch->args[a] +
+                    ", collecting pushes across the rounds");
+        continue;
+      }
       out.line(step.member + "." + step.kernel->params[a].var.name + " = Worklist{" +
-               side_name(pipe_side(step.launch->args[a], loop.name)) + "};");
+               side_name(side) + "};");
     }
     out.line("schedule::InGrid<" + policy(*step.kernel, options.block_threads) + ">::run(grid, " +
              step.member + ", " + grid_frontier(step, loop.name) + ", " + step.member + "_items);");

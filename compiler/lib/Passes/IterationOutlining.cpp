@@ -5,8 +5,9 @@
 // round; on a road graph with thousands of tiny rounds that is most of the
 // time. When the loop's body is nothing but launches and the final swap,
 // and every argument is the same in every round (a variable, a literal, or
-// the pipe's in() / out(), which rotate on the device), the CUDA backend
-// runs all rounds in one cooperative kernel (runtime/include/irgl/gpu/
+// the pipe's in() / out(), which rotate on the device, or another pipe's
+// out() that the rounds push to), the CUDA backend runs all rounds in one
+// cooperative kernel (runtime/include/irgl/gpu/
 // schedule/outline.cuh), ALB's huge-vertex phase included.
 //
 //===----------------------------------------------------------------------===//
@@ -42,12 +43,44 @@ std::string compact_text(const CodeFragment& code) {
   return text;
 }
 
+// The pipe whose out() `argument` is ("far" for far.out()), or "".
+std::string output_pipe(const std::string& argument) {
+  std::string compact;
+  for (char c : argument)
+    if (!std::isspace(static_cast<unsigned char>(c))) compact += c;
+  const std::string suffix = ".out()";
+  if (compact.size() <= suffix.size() ||
+      compact.compare(compact.size() - suffix.size(), suffix.size(), suffix) != 0)
+    return "";
+  const std::string name = compact.substr(0, compact.size() - suffix.size());
+  return is_identifier(name) ? name : "";
+}
+
+// Why the worklist argument `arg` of `launch`, another pipe's out(), keeps
+// `loop` on the host, or "". Such a worklist only collects pushes across
+// the rounds (a near-far pile, say): its pushes land as from a launch, and
+// its pipe swaps on the host after the loop; it is not a round's frontier.
+std::string other_pipe_problem(const HostStmt& loop, const HostStmt& launch, const Kernel& kernel,
+                               const KernelParam& param, const std::string& arg, bool pushed) {
+  const std::string other = output_pipe(arg);
+  if (other.empty() || other == loop.name)
+    return "the worklist argument '" + arg + "' of " + launch.kernel + " is not " + loop.name +
+           ".in(), " + loop.name + ".out() or another pipe's out()";
+  if (kernel.loop.domain == VertexDomain::worklist && kernel.loop.worklist == param.var.name)
+    return launch.kernel + " iterates over " + arg + ", which is not a round of " + loop.name;
+  if (!pushed)
+    return launch.kernel + " reads " + arg + " without pushing to it; its size changes as the "
+           "rounds push to it";
+  return "";
+}
+
 // Why argument `a` of `launch` (of `kernel`) keeps `loop` on the host, or "".
-// Worklists must be the pipe's, and nothing may push to the round's input:
-// every thread decides from its size whether the round runs in the kernel,
-// so it must not change during the round. Other arguments are evaluated
-// once, before the first round: variables and literals, but not reductions,
-// whose value the kernels change from round to round.
+// Worklists must be the pipe's, or another pipe's out() pushed to, and
+// nothing may push to the round's input: every thread decides from its
+// size whether the round runs in the kernel, so it must not change during
+// the round. Other arguments are evaluated once, before the first round:
+// variables and literals, but not reductions, whose value the kernels
+// change from round to round.
 std::string argument_problem(const Module& module, const HostStmt& loop, const HostStmt& launch,
                              const Kernel& kernel, size_t a) {
   const std::string& arg = launch.args[a];
@@ -60,11 +93,9 @@ std::string argument_problem(const Module& module, const HostStmt& loop, const H
                      "', whose room the host grants at each launch";
   if (param.kind == ParamKind::worklist) {
     const PipeSide side = pipe_side(arg, loop.name);
-    if (side == PipeSide::none)
-      return "the worklist argument '" + arg + "' of " + launch.kernel + " is not " + loop.name +
-             ".in() or " + loop.name + ".out()";
     bool pushed = false;
     for (const std::string& name : kernel.worklists_pushed) pushed |= name == param.var.name;
+    if (side == PipeSide::none) return other_pipe_problem(loop, launch, kernel, param, arg, pushed);
     if (pushed && side == PipeSide::in)
       return launch.kernel + " pushes to " + loop.name +
              ".in(), the input of the round it runs in";

@@ -258,6 +258,9 @@ Module pipe_loop_module(const std::vector<std::string>& args, const std::string&
                    {ParamKind::scalar, {"step", "uint32_t"}},
                    {ParamKind::worklist, {"in", "Worklist"}},
                    {ParamKind::worklist, {"out", "Worklist"}}};
+  kernel.loop.domain = VertexDomain::worklist;  // for (Node n : in), pushing to out
+  kernel.loop.worklist = "in";
+  kernel.worklists_pushed = {"out"};
   module.kernels.push_back(kernel);
   HostStmt loop;
   loop.kind = HostStmt::Kind::pipe_loop;
@@ -285,6 +288,17 @@ TEST(irglcIterationOutlining, OutlinesALoopOfLaunchesAndTheSwap) {
   EXPECT_EQ(module.driver.body[0].outlined, "pipe_loop_line25");
 }
 
+// Another pipe's out() that the rounds push to (a near-far pile) keeps the
+// loop outlinable.
+TEST(irglcIterationOutlining, OutlinesPushesToAnotherPipesOutput) {
+  Module module = pipe_loop_module({"g", "step", "pipe.in()", "far.out()"}, "pipe.swap();");
+  PassOptions on;
+  on.outline = PassOptions::Outline::on;
+  const PassRun run = run_standard(module, on);
+  EXPECT_TRUE(run.ok) << run.stderr_text;
+  EXPECT_EQ(module.driver.body[0].outlined, "pipe_loop_line25");
+}
+
 TEST(irglcIterationOutlining, OffOutlinesNothingAndInstrumentationKeepsHostLoops) {
   Module module = pipe_loop_module({"g", "step", "pipe.in()", "pipe.out()"}, "pipe.swap();");
   PassOptions off;
@@ -306,7 +320,10 @@ TEST(irglcIterationOutlining, OnReportsWhyALoopCannotBeOutlined) {
       {{"g", "step + 1", "pipe.in()", "pipe.out()"}, "pipe.swap();",
        "the argument 'step + 1' of expand is an expression"},
       {{"g", "step", "other.in()", "pipe.out()"}, "pipe.swap();",
-       "the worklist argument 'other.in()' of expand is not pipe.in() or pipe.out()"},
+       "the worklist argument 'other.in()' of expand is not pipe.in(), pipe.out() or another "
+       "pipe's out()"},
+      {{"g", "step", "other.out()", "pipe.out()"}, "pipe.swap();",
+       "expand iterates over other.out(), which is not a round of pipe"},
       {{"g", "step", "pipe.in()", "pipe.out()"}, "rounds++;",
        "its body does not end with pipe.swap()"},
   };
