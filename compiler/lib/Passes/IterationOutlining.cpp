@@ -6,7 +6,7 @@
 // time. When the loop's body is nothing but launches and the final swap,
 // and every argument is the same in every round (a variable, a literal, or
 // the pipe's in() / out(), which rotate on the device, or another pipe's
-// out() that the rounds push to), the CUDA backend runs all rounds in one
+// out() that no kernel iterates), the CUDA backend runs all rounds in one
 // cooperative kernel (runtime/include/irgl/gpu/
 // schedule/outline.cuh), ALB's huge-vertex phase included.
 //
@@ -57,25 +57,24 @@ std::string output_pipe(const std::string& argument) {
 }
 
 // Why the worklist argument `arg` of `launch`, another pipe's out(), keeps
-// `loop` on the host, or "". Such a worklist only collects pushes across
-// the rounds (a near-far pile, say): its pushes land as from a launch, and
-// its pipe swaps on the host after the loop; it is not a round's frontier.
+// `loop` on the host, or "". Such a worklist collects pushes across the
+// rounds (a near-far pile, say): its pushes and its size() read after a
+// grid barrier are what they would be after a launch, and its pipe swaps
+// on the host after the loop. It is not a round's frontier, so no kernel
+// may iterate over it.
 std::string other_pipe_problem(const HostStmt& loop, const HostStmt& launch, const Kernel& kernel,
-                               const KernelParam& param, const std::string& arg, bool pushed) {
+                               const KernelParam& param, const std::string& arg) {
   const std::string other = output_pipe(arg);
   if (other.empty() || other == loop.name)
     return "the worklist argument '" + arg + "' of " + launch.kernel + " is not " + loop.name +
            ".in(), " + loop.name + ".out() or another pipe's out()";
   if (kernel.loop.domain == VertexDomain::worklist && kernel.loop.worklist == param.var.name)
     return launch.kernel + " iterates over " + arg + ", which is not a round of " + loop.name;
-  if (!pushed)
-    return launch.kernel + " reads " + arg + " without pushing to it; its size changes as the "
-           "rounds push to it";
   return "";
 }
 
 // Why argument `a` of `launch` (of `kernel`) keeps `loop` on the host, or "".
-// Worklists must be the pipe's, or another pipe's out() pushed to, and
+// Worklists must be the pipe's, or another pipe's out() not iterated, and
 // nothing may push to the round's input: every thread decides from its
 // size whether the round runs in the kernel, so it must not change during
 // the round. Other arguments are evaluated once, before the first round:
@@ -93,9 +92,9 @@ std::string argument_problem(const Module& module, const HostStmt& loop, const H
                      "', whose room the host grants at each launch";
   if (param.kind == ParamKind::worklist) {
     const PipeSide side = pipe_side(arg, loop.name);
+    if (side == PipeSide::none) return other_pipe_problem(loop, launch, kernel, param, arg);
     bool pushed = false;
     for (const std::string& name : kernel.worklists_pushed) pushed |= name == param.var.name;
-    if (side == PipeSide::none) return other_pipe_problem(loop, launch, kernel, param, arg, pushed);
     if (pushed && side == PipeSide::in)
       return launch.kernel + " pushes to " + loop.name +
              ".in(), the input of the round it runs in";
