@@ -64,6 +64,8 @@ struct SpmvBody {
 
   uint64_t max_row = 0;
 };
+// Read here as well as by ALB's SFINAE, which nvcc does not count as a use (#177).
+static_assert(SpmvBody::kContiguousEdges, "row tiles cut the rows in CSR order");
 
 constexpr int kThreads = 256;
 

@@ -76,6 +76,8 @@ struct RowSumBody {
   template <int B>
   __device__ void flush() {}
 };
+// Read here as well as by ALB's SFINAE, which nvcc does not count as a use (#177).
+static_assert(RowSumBody::kContiguousEdges, "row tiles cut the rows in CSR order");
 
 static_assert(HasContiguousEdges<RowSumBody>::value, "RowSumBody runs row tiles");
 
