@@ -540,13 +540,29 @@ std::string display_file_name(const std::string& name) {
   return escaped == name ? name : "\"" + escaped + "\"";
 }
 
-PipeSide pipe_side(const std::string& argument, const std::string& pipe) {
+namespace {
+std::string without_spaces(const std::string& argument) {
   std::string compact;
   for (char c : argument)
     if (c != ' ' && c != '\t' && c != '\n') compact += c;
+  return compact;
+}
+}  // namespace
+
+PipeSide pipe_side(const std::string& argument, const std::string& pipe) {
+  const std::string compact = without_spaces(argument);
   if (compact == pipe + ".in()") return PipeSide::in;
   if (compact == pipe + ".out()") return PipeSide::out;
   return PipeSide::none;
+}
+
+std::string output_pipe(const std::string& argument) {
+  const std::string compact = without_spaces(argument);
+  const std::string suffix = ".out()";
+  if (compact.size() <= suffix.size() ||
+      compact.compare(compact.size() - suffix.size(), suffix.size(), suffix) != 0)
+    return "";
+  return compact.substr(0, compact.size() - suffix.size());
 }
 
 }  // namespace irglc

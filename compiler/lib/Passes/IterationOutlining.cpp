@@ -43,19 +43,6 @@ std::string compact_text(const CodeFragment& code) {
   return text;
 }
 
-// The pipe whose out() `argument` is ("far" for far.out()), or "".
-std::string output_pipe(const std::string& argument) {
-  std::string compact;
-  for (char c : argument)
-    if (!std::isspace(static_cast<unsigned char>(c))) compact += c;
-  const std::string suffix = ".out()";
-  if (compact.size() <= suffix.size() ||
-      compact.compare(compact.size() - suffix.size(), suffix.size(), suffix) != 0)
-    return "";
-  const std::string name = compact.substr(0, compact.size() - suffix.size());
-  return is_identifier(name) ? name : "";
-}
-
 // Why the worklist argument `arg` of `launch`, another pipe's out(), keeps
 // `loop` on the host, or "". Such a worklist collects pushes across the
 // rounds (a near-far pile, say): its pushes and its size() read after a
@@ -65,7 +52,7 @@ std::string output_pipe(const std::string& argument) {
 std::string other_pipe_problem(const HostStmt& loop, const HostStmt& launch, const Kernel& kernel,
                                const KernelParam& param, const std::string& arg) {
   const std::string other = output_pipe(arg);
-  if (other.empty() || other == loop.name)
+  if (other.empty() || !is_identifier(other) || other == loop.name)
     return "the worklist argument '" + arg + "' of " + launch.kernel + " is not " + loop.name +
            ".in(), " + loop.name + ".out() or another pipe's out()";
   if (kernel.loop.domain == VertexDomain::worklist && kernel.loop.worklist == param.var.name)

@@ -394,6 +394,9 @@ struct HostStmt {
 // `pipe.out()` (spaces allowed), or neither.
 enum class PipeSide { none, in, out };
 PipeSide pipe_side(const std::string& argument, const std::string& pipe);
+// The pipe whose out() a launch argument is ("far" for `far.out()`, spaces
+// allowed), or "".
+std::string output_pipe(const std::string& argument);
 
 struct ProgramParam {
   Variable var;
