@@ -209,6 +209,7 @@ void write_host_stmt(CodeWriter& out, const HostStmt& stmt, const OutlinedLoopWr
       return;
     case K::pipe_loop: {
       out.comment(where(stmt.loc) + ": rounds until the pipe '" + stmt.name + "' is empty");
+      if (!stmt.kept_on_host.empty()) out.comment("On the host: " + stmt.kept_on_host + ".");
       const bool on_device = !stmt.outlined.empty() && outlined;
       if (on_device) outlined(out, stmt);  // opens the branch of the host loop
       out.open("while (" + stmt.condition + ") {");
@@ -217,7 +218,11 @@ void write_host_stmt(CodeWriter& out, const HostStmt& stmt, const OutlinedLoopWr
       if (on_device) out.close();
       return;
     }
-    case K::loop:
+    case K::loop: {
+      if (!stmt.kept_on_host.empty() && outlined)
+        out.comment(where(stmt.loc) + ": iterations from the host: " + stmt.kept_on_host + ".");
+      const bool on_device = !stmt.outlined.empty() && outlined;
+      if (on_device) outlined(out, stmt);  // opens the branch of the host loop
       if (stmt.form == HostStmt::LoopForm::do_while) {
         out.open("do {");
         write_host_block(out, stmt.body, outlined);
@@ -231,7 +236,9 @@ void write_host_stmt(CodeWriter& out, const HostStmt& stmt, const OutlinedLoopWr
         write_host_block(out, stmt.body, outlined);
         out.close();
       }
+      if (on_device) out.close();
       return;
+    }
     case K::if_else:
       out.open("if (" + stmt.condition + ") {");
       write_host_block(out, stmt.body, outlined);

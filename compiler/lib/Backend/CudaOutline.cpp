@@ -4,6 +4,8 @@
 
 #include "CudaKernels.h"
 
+#include <set>
+
 namespace irglc {
 
 namespace {
@@ -39,6 +41,48 @@ std::string grid_frontier(const Step& step, const std::string& pipe) {
       return std::string("schedule::WorklistItems{") +
              side_name(pipe_side(step.launch->args[a], pipe)) + "}";
   return "schedule::WorklistItems{in}";
+}
+
+// The driver code of a loop of iterations, in order: init, condition,
+// increment, then the body's statements.
+std::vector<const DeviceCode*> device_codes(const HostStmt& loop) {
+  std::vector<const DeviceCode*> codes = {&loop.device_init, &loop.device_condition,
+                                          &loop.device_increment};
+  for (const HostStmt& stmt : loop.body)
+    if (stmt.kind == HostStmt::Kind::code) codes.push_back(&stmt.device);
+  return codes;
+}
+
+// The driver's variables the loop's code reads and does not declare: the
+// members the host sets once.
+std::vector<Variable> captured(const HostStmt& loop) {
+  const std::set<std::string> own = loop_variables(loop);
+  std::vector<Variable> vars;
+  std::set<std::string> seen;
+  for (const DeviceCode* code : device_codes(loop))
+    for (const Variable& var : code->reads)
+      if (!own.count(var.name) && seen.insert(var.name).second) vars.push_back(var);
+  return vars;
+}
+
+// The reductions the loop's code resets or reads.
+std::vector<std::string> reductions_of(const HostStmt& loop) {
+  std::vector<std::string> names;
+  std::set<std::string> seen;
+  for (const DeviceCode* code : device_codes(loop)) {
+    if (code->kind == DeviceCode::Kind::reset && seen.insert(code->reduction).second)
+      names.push_back(code->reduction);
+    for (const std::string& name : code->reductions_read)
+      if (seen.insert(name).second) names.push_back(name);
+  }
+  return names;
+}
+
+// The graph argument of a launch (kernels over all vertices take one).
+std::string graph_argument(const Step& step) {
+  for (size_t a = 0; a < step.kernel->params.size() && a < step.launch->args.size(); ++a)
+    if (step.kernel->params[a].kind == ParamKind::graph) return step.launch->args[a];
+  return step.kernel->loop.graph;
 }
 
 bool step_runs(const Step& step, ScheduleKind kind) {
@@ -114,50 +158,229 @@ void write_rounds_struct(CodeWriter& out, const Module& module, const HostStmt& 
   out.close("};");
 }
 
+//===----------------------------------------------------------------------===//
+// Loops of iterations (IterationOutlining: why_iterations_not_outlinable)
+//===----------------------------------------------------------------------===//
+
+// What a thread of the persistent kernel may not yet see since the last
+// grid barrier: reductions read, reset or combined into by a kernel, and
+// whether a kernel ran at all (the next one may read its vertex data).
+struct Pending {
+  std::set<std::string> read, reset, combined;
+  bool launched = false;
+
+  bool operator==(const Pending& other) const {
+    return read == other.read && reset == other.reset && combined == other.combined &&
+           launched == other.launched;
+  }
+  static bool meets(const std::set<std::string>& a, const std::vector<std::string>& b) {
+    for (const std::string& name : b)
+      if (a.count(name)) return true;
+    return false;
+  }
+  // Whether a step needs a grid barrier before it: a reset after a read or
+  // a combine of its reduction; a kernel after another kernel, or combining
+  // into a reduction reset or read; a read of a reduction reset or
+  // combined into.
+  bool before_reset(const std::string& reduction) const {
+    return read.count(reduction) || combined.count(reduction);
+  }
+  bool before_launch(const Kernel& kernel) const {
+    return launched || meets(reset, kernel.reductions_used) || meets(read, kernel.reductions_used);
+  }
+  bool before_read(const std::vector<std::string>& reductions) const {
+    return meets(reset, reductions) || meets(combined, reductions);
+  }
+};
+
+// Writes (or, with `out` null, only simulates) one iteration's body from
+// `pending`; returns what is pending at its end, a barrier for the loop's
+// condition included.
+Pending write_iteration(CodeWriter* out, const Module& module, const HostStmt& loop,
+                        const std::vector<Step>& steps, Pending pending,
+                        const BackendOptions& options) {
+  auto barrier = [&](bool needed) {
+    if (!needed) return;
+    if (out) out->line("grid.sync();");
+    pending = Pending{};
+  };
+  size_t step = 0;
+  bool leader_block = false;  // a reset's "if (irgl_leader) {" is open
+  auto end_leader_block = [&] {
+    if (leader_block && out) out->close();
+    leader_block = false;
+  };
+  for (const HostStmt& stmt : loop.body) {
+    if (stmt.kind == HostStmt::Kind::code && stmt.device.kind == DeviceCode::Kind::reset) {
+      if (pending.before_reset(stmt.device.reduction)) {
+        end_leader_block();
+        barrier(true);
+      }
+      if (!leader_block && out) out->open("if (irgl_leader) {  // one thread resets");
+      leader_block = true;
+      if (out) out->fragment(stmt.code);
+      pending.reset.insert(stmt.device.reduction);
+      continue;
+    }
+    end_leader_block();
+    if (stmt.kind == HostStmt::Kind::code) {  // a local or a break
+      barrier(pending.before_read(stmt.device.reductions_read));
+      if (out) out->fragment(stmt.code);
+      pending.read.insert(stmt.device.reductions_read.begin(), stmt.device.reductions_read.end());
+      continue;
+    }
+    const Step& s = steps[step++];
+    barrier(pending.before_launch(*s.kernel));
+    if (out) {
+      out->comment(where(s.launch->loc) + ": " + launch_text(*s.launch));
+      for (size_t a = 0; a < s.launch->args.size() && a < s.kernel->params.size(); ++a)
+        if (argument_varies(loop, s.launch->args[a]))
+          out->line(s.member + "." + s.kernel->params[a].var.name + " = " + s.launch->args[a] + ";");
+      out->line("schedule::InGrid<" + policy(*s.kernel, options.block_threads) + ">::run(grid, " +
+                s.member + ", " + grid_frontier(s, "") + ", " + s.member + "_items);");
+    }
+    pending.launched = true;
+    pending.combined.insert(s.kernel->reductions_used.begin(), s.kernel->reductions_used.end());
+  }
+  end_leader_block();
+  barrier(pending.before_read(loop.device_condition.reductions_read));
+  pending.read.insert(loop.device_condition.reductions_read.begin(),
+                      loop.device_condition.reductions_read.end());
+  return pending;
+}
+
+// What is pending at the start of an iteration: the fixed point from
+// "everything" (the first iteration starts with nothing pending, less).
+Pending pending_at_start(const Module& module, const HostStmt& loop, const std::vector<Step>& steps,
+                         const BackendOptions& options) {
+  Pending all;
+  all.launched = true;
+  for (const Reduction& r : module.reductions) all.read.insert(r.name);
+  all.reset = all.combined = all.read;
+  for (;;) {
+    Pending next = write_iteration(nullptr, module, loop, steps, all, options);
+    if (next == all) return all;
+    all = next;
+  }
+}
+
+void write_iterations_struct(CodeWriter& out, const Module& module, const HostStmt& loop,
+                             const BackendOptions& options) {
+  const std::vector<Step> steps = steps_of(module, loop);
+  out.line();
+  out.comment(where(loop.loc) + ": the loop's iterations, run by a persistent kernel");
+  out.comment("(schedule/outline.cuh: OutlinedIterations) with the driver's code as it is, its");
+  out.comment("variables and reductions members; grid barriers order resets, kernels and reads.");
+  out.open("struct " + loop.outlined + "_iterations {");
+  for (const Step& step : steps) {
+    out.line(body_name(*step.kernel) + " " + step.member + ";  // " + where(step.launch->loc));
+    out.line("schedule::GridItems<" + body_name(*step.kernel) + "> " + step.member + "_items;");
+  }
+  for (const Variable& var : captured(loop))
+    out.line(var.type + " " + var.name + ";  // the driver's, the same in every iteration");
+  for (const std::string& name : reductions_of(loop))
+    out.line("ReductionValue<" + module.find_reduction(name)->value_type + "> " + name + ";");
+  write_schedule_members(out, steps);
+  out.line();
+  out.line("template <int BlockThreads, class Grid>");
+  out.open("__device__ void run(const Grid& grid) {");
+  out.line("[[maybe_unused]] const bool irgl_leader = schedule::global_thread() == 0;");
+  const Pending start = pending_at_start(module, loop, steps, options);
+  const std::string header = where(loop.loc);
+  if (loop.form == HostStmt::LoopForm::do_while) out.open("do {  // " + header);
+  else if (loop.form == HostStmt::LoopForm::for_loop)
+    out.open("for (" + loop.init + "; " + loop.condition + "; " + loop.increment + ") {  // " + header);
+  else out.open("while (" + loop.condition + ") {  // " + header);
+  write_iteration(&out, module, loop, steps, start, options);
+  if (loop.form == HostStmt::LoopForm::do_while) out.close("} while (" + loop.condition + ");");
+  else out.close();
+  out.close();
+  out.close("};");
+}
+
 void visit_outlined(const HostBlock& block, const std::function<void(const HostStmt&)>& visit) {
   for (const HostStmt& stmt : block) {
     visit_outlined(stmt.body, visit);
     visit_outlined(stmt.else_body, visit);
-    if (stmt.kind == HostStmt::Kind::pipe_loop && !stmt.outlined.empty()) visit(stmt);
+    if (!stmt.outlined.empty()) visit(stmt);
   }
 }
 
-}  // namespace
-
-void write_outlined_rounds(CodeWriter& out, const Module& module, const BackendOptions& options) {
-  visit_outlined(module.driver.body,
-                 [&](const HostStmt& loop) { write_rounds_struct(out, module, loop, options); });
-}
-
-void write_outlined_loop(CodeWriter& out, const Module& module, const HostStmt& loop,
-                         const BackendOptions& options) {
-  // Locals are prefixed irgl_ so that the launches' arguments (driver
-  // variables) keep their meaning inside the block.
-  const std::vector<Step> steps = steps_of(module, loop);
-  const std::string rounds_type = loop.outlined + "_rounds";
-  const std::string threads = std::to_string(options.block_threads);
-  const std::string& run = out.run().name;
-  out.open("if (" + run + ".outline != schedule::OutlineMode::off) {");
-  out.comment("The rounds in one kernel launch (" + rounds_type + "); the pipe is empty after.");
+// Opens an outlined loop's device branch, `if (run.outline != off) {`,
+// with its statics (kept between runs, per GPU): the loop's host side
+// `host_class` and each step's State, then their references for this GPU.
+void open_device_branch(CodeWriter& out, const std::vector<Step>& steps,
+                        const std::string& host_class, const std::string& type,
+                        const std::string& what, const BackendOptions& options) {
+  out.open("if (" + out.run().name + ".outline != schedule::OutlineMode::off) {");
+  out.comment(what);
   out.comment("Kept between runs, per GPU.");
-  out.line("static schedule::PerDevice<schedule::OutlinedLoop<" + threads + ", " + rounds_type +
-           ">> irgl_loops;");
+  out.line("static schedule::PerDevice<schedule::" + host_class + "<" +
+           std::to_string(options.block_threads) + ", " + type + ">> irgl_loops;");
   for (const Step& step : steps)
     out.line("static schedule::PerDevice<schedule::State<" + body_name(*step.kernel) + ">> irgl_" +
              step.member + "_states;");
   out.line("auto& irgl_loop = irgl_loops.current();");
   for (const Step& step : steps)
     out.line("auto& irgl_" + step.member + "_state = irgl_" + step.member + "_states.current();");
+}
+
+// Each step's Body, made from `args_of(step)`, and GridItems for the grid
+// irgl_shape, as members of `holder`.
+void write_step_items(CodeWriter& out, const std::vector<Step>& steps, const std::string& holder,
+                      const std::function<std::string(const Step&)>& args_of,
+                      const BackendOptions& options) {
+  for (const Step& step : steps) {
+    out.line(holder + "." + step.member + " = make_" + step.launch->kernel + "(" + args_of(step) +
+             ");  // " + where(step.launch->loc));
+    out.line(holder + "." + step.member + "_items = schedule::InGrid<" +
+             policy(*step.kernel, options.block_threads) + ">::items(");
+    out.line("    " + holder + "." + step.member + ", irgl_" + step.member + "_state, " +
+             step.kernel->name + "_options(" + out.run().name + "), irgl_shape);");
+  }
+}
+
+// The driver's device path of a loop of iterations, up to "} else {".
+void write_iterations_loop(CodeWriter& out, const Module& module, const HostStmt& loop,
+                           const BackendOptions& options) {
+  const std::vector<Step> steps = steps_of(module, loop);
+  const std::string type = loop.outlined + "_iterations";
+  const std::string& run = out.run().name;
+  open_device_branch(out, steps, "OutlinedIterations", type,
+                     "The iterations in one kernel launch (" + type + ").", options);
+  out.line("const schedule::OutlineShape irgl_shape = irgl_loop.shape(" +
+           graph_argument(steps.front()) + ".num_nodes());");
+  out.line(type + " irgl_iterations;");
+  write_step_items(out, steps, "irgl_iterations", [&](const Step& step) {
+    std::vector<std::string> args = step.launch->args;
+    for (size_t a = 0; a < args.size() && a < step.kernel->params.size(); ++a)
+      if (argument_varies(loop, args[a]))
+        args[a] = step.kernel->params[a].var.type + "{}";  // set on the device
+    return comma_separated(args);
+  }, options);
+  for (const Variable& var : captured(loop))
+    out.line("irgl_iterations." + var.name + " = " + var.name + ";");
+  for (const std::string& name : reductions_of(loop))
+    out.line("irgl_iterations." + name + " = " + name + ".device_value();");
+  out.line("irgl_loop.run(irgl_iterations, " + steps.front().kernel->name + "_options(" + run +
+           ").stream);");
+  out.reopen("} else {  // a launch per kernel and iteration, the loop on the host");
+}
+
+void write_pipe_loop(CodeWriter& out, const Module& module, const HostStmt& loop,
+                     const BackendOptions& options) {
+  // Locals are prefixed irgl_ so that the launches' arguments (driver
+  // variables) keep their meaning inside the block.
+  const std::vector<Step> steps = steps_of(module, loop);
+  const std::string rounds_type = loop.outlined + "_rounds";
+  const std::string& run = out.run().name;
+  open_device_branch(out, steps, "OutlinedLoop", rounds_type,
+                     "The rounds in one kernel launch (" + rounds_type + "); the pipe is empty after.",
+                     options);
   out.line("const schedule::OutlineShape irgl_shape = irgl_loop.shape(" + loop.name + ".storage());");
   out.line(rounds_type + " irgl_rounds;");
-  for (const Step& step : steps) {
-    out.line("irgl_rounds." + step.member + " = make_" + launch_text(*step.launch) + ";  // " +
-             where(step.launch->loc));
-    out.line("irgl_rounds." + step.member + "_items = schedule::InGrid<" +
-             policy(*step.kernel, options.block_threads) + ">::items(");
-    out.line("    irgl_rounds." + step.member + ", irgl_" + step.member + "_state, " +
-             step.kernel->name + "_options(" + run + "), irgl_shape);");
-  }
+  write_step_items(out, steps, "irgl_rounds",
+                   [](const Step& step) { return comma_separated(step.launch->args); }, options);
   out.comment("The rounds the kernel leaves to the host (--outline=auto: a heavy round, see");
   out.comment("heavy_round.h, or enough edges for a bitmap output), with a launch per kernel.");
   out.line("schedule::HostRounds irgl_host_rounds;");
@@ -175,6 +398,21 @@ void write_outlined_loop(CodeWriter& out, const Module& module, const HostStmt& 
   out.line(loop.name + ".ran_on_device(irgl_loop.run(irgl_rounds, " + loop.name + ".storage(), " +
            run + ".outline, irgl_host_rounds));");
   out.reopen("} else {  // --outline=off: a launch per kernel and round");
+}
+
+}  // namespace
+
+void write_outlined_rounds(CodeWriter& out, const Module& module, const BackendOptions& options) {
+  visit_outlined(module.driver.body, [&](const HostStmt& loop) {
+    if (loop.kind == HostStmt::Kind::pipe_loop) write_rounds_struct(out, module, loop, options);
+    else write_iterations_struct(out, module, loop, options);
+  });
+}
+
+void write_outlined_loop(CodeWriter& out, const Module& module, const HostStmt& loop,
+                         const BackendOptions& options) {
+  if (loop.kind == HostStmt::Kind::pipe_loop) write_pipe_loop(out, module, loop, options);
+  else write_iterations_loop(out, module, loop, options);
 }
 
 }  // namespace irglc

@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "DeviceCode.h"
 #include "DslModel.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
@@ -306,6 +307,7 @@ HostStmt DriverBuilder::build_stmt(const Stmt* stmt) {
     check_host_code(stmt);
     out.kind = HostStmt::Kind::code;
     out.code = context_.fragment(stmt);
+    out.device = device_statement(stmt, context_);
     return out;
   }
   if (const auto* loop = dyn_cast<WhileStmt>(stmt)) {
@@ -315,25 +317,32 @@ HostStmt DriverBuilder::build_stmt(const Stmt* stmt) {
     } else {
       out.kind = HostStmt::Kind::loop;
       out.form = HostStmt::LoopForm::while_loop;
+      out.device_init.kind = out.device_increment.kind = DeviceCode::Kind::expression;  // none
     }
     const Stmt* condition = condition_of(loop->getConditionVariableDeclStmt(), loop->getCond());
     check_host_code(condition);
     out.condition = context_.text(condition->getSourceRange());
+    out.device_condition = device_expression(condition, context_, false);
     out.body = build_block(loop->getBody());
     return out;
   }
   if (const auto* loop = dyn_cast<DoStmt>(stmt)) {
     out.kind = HostStmt::Kind::loop;
     out.form = HostStmt::LoopForm::do_while;
+    out.device_init.kind = out.device_increment.kind = DeviceCode::Kind::expression;  // none
     check_host_code(loop->getCond());
     out.condition = context_.text(loop->getCond()->getSourceRange());
+    out.device_condition = device_expression(loop->getCond(), context_, false);
     out.body = build_block(loop->getBody());
     return out;
   }
   if (const auto* loop = dyn_cast<ForStmt>(stmt)) {
     out.kind = HostStmt::Kind::loop;
     out.form = HostStmt::LoopForm::for_loop;
+    out.device_init.kind = out.device_condition.kind = out.device_increment.kind =
+        DeviceCode::Kind::expression;  // absent parts
     if (loop->getInit()) {
+      out.device_init = device_loop_init(loop->getInit(), context_);
       check_host_code(loop->getInit());
       out.init = context_.text(loop->getInit()->getSourceRange());
       while (!out.init.empty() && (out.init.back() == ';' || out.init.back() == ' '))
@@ -344,10 +353,12 @@ HostStmt DriverBuilder::build_stmt(const Stmt* stmt) {
           condition_of(loop->getConditionVariableDeclStmt(), loop->getCond());
       check_host_code(condition);
       out.condition = context_.text(condition->getSourceRange());
+      out.device_condition = device_expression(condition, context_, false);
     }
     if (loop->getInc()) {
       check_host_code(loop->getInc());
       out.increment = context_.text(loop->getInc()->getSourceRange());
+      out.device_increment = device_expression(loop->getInc(), context_, true);
     }
     out.body = build_block(loop->getBody());
     return out;

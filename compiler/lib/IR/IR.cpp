@@ -3,6 +3,7 @@
 #include "irglc/IR/IR.h"
 
 #include <algorithm>
+#include <cctype>
 #include <sstream>
 
 namespace irglc {
@@ -563,6 +564,51 @@ std::string output_pipe(const std::string& argument) {
       compact.compare(compact.size() - suffix.size(), suffix.size(), suffix) != 0)
     return "";
   return compact.substr(0, compact.size() - suffix.size());
+}
+
+// The identifiers of an argument's text, but members (after `.`, `->`
+// or `::`).
+std::vector<std::string> identifiers_in(const std::string& text) {
+  std::vector<std::string> names;
+  for (size_t i = 0; i < text.size();) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (std::isdigit(c)) {  // a number, suffixes and digit separators included
+      while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) ||
+                                 text[i] == '.' || text[i] == '\''))
+        ++i;
+      continue;
+    }
+    if (!std::isalpha(c) && c != '_') {
+      ++i;
+      continue;
+    }
+    size_t end = i;
+    while (end < text.size() &&
+           (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_'))
+      ++end;
+    const bool member = (i >= 1 && text[i - 1] == '.') ||
+                        (i >= 2 && (text.compare(i - 2, 2, "->") == 0 ||
+                                    text.compare(i - 2, 2, "::") == 0));
+    if (!member) names.push_back(text.substr(i, end - i));
+    i = end;
+  }
+  return names;
+}
+
+std::set<std::string> loop_variables(const HostStmt& loop) {
+  std::set<std::string> own;
+  if (loop.device_init.kind == DeviceCode::Kind::local) own.insert(loop.device_init.declared.name);
+  for (const HostStmt& stmt : loop.body)
+    if (stmt.kind == HostStmt::Kind::code && stmt.device.kind == DeviceCode::Kind::local)
+      own.insert(stmt.device.declared.name);
+  return own;
+}
+
+bool argument_varies(const HostStmt& loop, const std::string& argument) {
+  const std::set<std::string> own = loop_variables(loop);
+  for (const std::string& name : identifiers_in(argument))
+    if (own.count(name)) return true;
+  return false;
 }
 
 }  // namespace irglc

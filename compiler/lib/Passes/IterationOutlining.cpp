@@ -1,4 +1,4 @@
-//===- IterationOutlining.cpp - Pipe loops as one persistent kernel --------===//
+//===- IterationOutlining.cpp - Driver loops as one persistent kernel ------===//
 //
 // A driver loop `while (!pipe.empty()) { k1(...); k2(...); pipe.swap(); }`
 // costs a launch per kernel and a host round trip (the pipe's size) per
@@ -10,9 +10,19 @@
 // cooperative kernel (runtime/include/irgl/gpu/
 // schedule/outline.cuh), ALB's huge-vertex phase included.
 //
+// Other driver loops holding launches (PageRank's iterations, a do-while
+// over a reduction) pay the same per iteration, and more: each reset and
+// read of a reduction is a host round trip. When the body is launches of
+// kernels over all vertices and driver code the GPU can run (numbers
+// declared from options, constants and reductions' values, resets, `if
+// (c) break;`: DeviceCode), the whole loop runs in one cooperative kernel
+// too, on graphs where an iteration is light (OutlinedIterations).
+//
 //===----------------------------------------------------------------------===//
 
+#include <algorithm>
 #include <cctype>
+#include <set>
 
 #include "irglc/Passes/Passes.h"
 
@@ -100,6 +110,15 @@ std::string argument_problem(const Module& module, const HostStmt& loop, const H
   return "";
 }
 
+// Why the kernel a launch runs has no place in a persistent kernel, or "".
+std::string kernel_problem(const Kernel* kernel, const HostStmt& launch) {
+  if (!kernel) return "it launches an unknown kernel '" + launch.kernel + "'";
+  if (kernel->loop.edge_loop && kernel->loop.edge_loop->schedule.kind == ScheduleKind::user)
+    return kernel->name + " runs your own schedule '" + kernel->loop.edge_loop->schedule.name() +
+           "', which has no persistent form irglc knows of";
+  return "";
+}
+
 // Why the rounds of `loop` cannot run in one kernel, or "" when they can.
 std::string why_not_outlinable(const Module& module, const HostStmt& loop) {
   const HostBlock& body = loop.body;
@@ -112,10 +131,7 @@ std::string why_not_outlinable(const Module& module, const HostStmt& loop) {
       return "line " + std::to_string(stmt.loc.line) +
              " is host code; only kernel launches and the final swap can run on the device";
     const Kernel* kernel = module.find_kernel(stmt.kernel);
-    if (!kernel) return "it launches an unknown kernel '" + stmt.kernel + "'";
-    if (kernel->loop.edge_loop && kernel->loop.edge_loop->schedule.kind == ScheduleKind::user)
-      return kernel->name + " runs your own schedule '" + kernel->loop.edge_loop->schedule.name() +
-             "', which has no persistent form irglc knows of";
+    if (std::string problem = kernel_problem(kernel, stmt); !problem.empty()) return problem;
     for (size_t a = 0; a < stmt.args.size() && a < kernel->params.size(); ++a) {
       if (std::string problem = argument_problem(module, loop, stmt, *kernel, a); !problem.empty())
         return problem;
@@ -123,6 +139,75 @@ std::string why_not_outlinable(const Module& module, const HostStmt& loop) {
   }
   return "";
 }
+
+// Why argument `a` of `launch` keeps a loop of iterations on the host, or
+// "". `own`: the variables the loop declares (its counter, its body's
+// locals). An argument that reads none of them is the same in every
+// iteration and is evaluated once, before the kernel; one that reads only
+// them (and numbers) is evaluated on the device before each launch.
+std::string iteration_argument_problem(const Module& module, const HostStmt& launch,
+                                       const Kernel& kernel, size_t a,
+                                       const std::set<std::string>& own) {
+  const std::string& arg = launch.args[a];
+  const KernelParam& param = kernel.params[a];
+  if (param.kind == ParamKind::worklist || param.kind == ParamKind::task_pool)
+    return launch.kernel + " takes the worklist or task pool '" + arg +
+           "'; outlined iterations run kernels over all vertices";
+  if (module.find_reduction(arg))
+    return "the argument '" + arg + "' of " + launch.kernel +
+           " is a reduction, which the kernels change from one iteration to the next";
+  size_t reads_own = 0;
+  const std::vector<std::string> names = identifiers_in(arg);
+  for (const std::string& name : names) reads_own += own.count(name);
+  if (reads_own == 0) return "";
+  if (param.kind != ParamKind::scalar || reads_own != names.size())
+    return "the argument '" + arg + "' of " + launch.kernel +
+           " changes from one iteration to the next and reads more than the loop's variables";
+  return "";
+}
+
+// Why the iterations of `loop`, a for, while or do-while holding launches,
+// cannot run in one kernel, or "" when they can: its body must be launches
+// of kernels over all vertices and driver code the device can run
+// (DeviceCode), and only its increment may assign, only its own counter.
+std::string why_iterations_not_outlinable(const Module& module, const HostStmt& loop) {
+  const std::pair<const DeviceCode*, const char*> control[] = {
+      {&loop.device_init, "init"}, {&loop.device_condition, "condition"},
+      {&loop.device_increment, "increment"}};
+  for (const auto& [code, part] : control)
+    if (code->kind == DeviceCode::Kind::host)
+      return std::string("its ") + part + " " +
+             (code->why.empty() ? "is not code the GPU can run" : code->why);
+  std::set<std::string> own;
+  if (loop.device_init.kind == DeviceCode::Kind::local) own.insert(loop.device_init.declared.name);
+  for (const std::string& name : loop.device_increment.writes)
+    if (!own.count(name))
+      return "its increment assigns '" + name + "', which the loop does not declare";
+  for (const HostStmt& stmt : loop.body) {
+    const std::string line = "line " + std::to_string(stmt.loc.line);
+    if (stmt.kind == HostStmt::Kind::code) {
+      if (stmt.device.kind == DeviceCode::Kind::host)
+        return line + " stays on the host: " + stmt.device.why;
+      if (stmt.device.kind == DeviceCode::Kind::local) own.insert(stmt.device.declared.name);
+      continue;
+    }
+    if (stmt.kind != HostStmt::Kind::launch && stmt.kind != HostStmt::Kind::for_all_nodes)
+      return line + " is a loop, an if or an output; outlined iterations hold launches and "
+                    "plain statements only";
+    const Kernel* kernel = module.find_kernel(stmt.kernel);
+    if (std::string problem = kernel_problem(kernel, stmt); !problem.empty()) return problem;
+    if (kernel->loop.domain != VertexDomain::all_nodes)
+      return stmt.kernel + " does not run over all vertices";
+    for (size_t a = 0; a < stmt.args.size() && a < kernel->params.size(); ++a)
+      if (std::string problem = iteration_argument_problem(module, stmt, *kernel, a, own);
+          !problem.empty())
+        return problem;
+  }
+  return "";
+}
+
+constexpr const char* kInstrumented =
+    "--instrument=load records every launch; outlined rounds have one";
 
 class IterationOutlining : public Pass {
  public:
@@ -139,10 +224,18 @@ class IterationOutlining : public Pass {
     for (HostStmt& stmt : block) {
       visit(module, stmt.body, options, diagnostics);
       visit(module, stmt.else_body, options, diagnostics);
+      if (stmt.kind == HostStmt::Kind::loop) {
+        // Never an error: --outline=on asks for pipe loops.
+        stmt.kept_on_host = options.instrument_load ? kInstrumented
+                                                    : why_iterations_not_outlinable(module, stmt);
+        if (stmt.kept_on_host.empty())
+          stmt.outlined = unique_name("loop_line" + std::to_string(stmt.loc.line), stmt.loc);
+        continue;
+      }
       if (stmt.kind != HostStmt::Kind::pipe_loop) continue;
       std::string problem = why_not_outlinable(module, stmt);
-      if (problem.empty() && options.instrument_load)
-        problem = "--instrument=load records every launch; outlined rounds have one";
+      if (problem.empty() && options.instrument_load) problem = kInstrumented;
+      stmt.kept_on_host = problem;
       if (!problem.empty()) {
         if (options.outline == PassOptions::Outline::on)
           diagnostics.error(stmt.loc, "cannot outline this pipe loop (--outline=on): " + problem);

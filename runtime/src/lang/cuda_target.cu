@@ -60,7 +60,9 @@ TargetOption outline_option(CudaRun& run) {
           "heavy rounds, which are launched from the host: more items than the kernel has "
           "threads, at least 1280 per SM, and more edges than --heavy-round-edges), "
           "persistent (every round in the kernel), graph (a CUDA graph launches a kernel per "
-          "round), off (a launch per kernel and round, from the host)",
+          "round), off (a launch per kernel and round, from the host). Loops of iterations "
+          "over all vertices that irglc outlined (PageRank's) run in one cooperative kernel "
+          "unless off",
           [&run](const std::string& text) {
             if (!schedule::parse_outline_mode(text, run.outline))
               throw InputError::in("--outline", not_one_of(text, "auto, persistent, graph or off"));

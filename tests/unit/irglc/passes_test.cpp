@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <memory>
 
 #include "irglc/Passes/Passes.h"
@@ -341,6 +342,136 @@ TEST(irglcIterationOutlining, OnReportsWhyALoopCannotBeOutlined) {
     EXPECT_TRUE(run_standard(automatic, {}).ok);  // auto: the loop stays on the host
     EXPECT_EQ(automatic.driver.body[0].outlined, "");
   }
+}
+
+// A driver `for (int i = 0; i < rounds; ++i) { total = 0; <local>;
+// pull(g, base, <round>); if (total.value() == 0) break; }` around the
+// kernel pull(graph, scalar base, scalar round) over all vertices; the
+// DeviceCode is what the frontend would record.
+Module iterations_module(const std::string& round_arg) {
+  Module module;
+  module.reductions.push_back({"total", "double", ReductionOp::sum, {"pr.irgl", 3, 1}});
+  Kernel kernel = kernel_with_edge_loop("pull", {"pr.irgl", 8, 1});
+  kernel.params = {{ParamKind::graph, {"g", "Graph"}},
+                   {ParamKind::scalar, {"base", "float"}},
+                   {ParamKind::scalar, {"round", "uint32_t"}}};
+  kernel.loop.domain = VertexDomain::all_nodes;
+  kernel.reductions_used = {"total"};
+  module.kernels.push_back(kernel);
+  HostStmt loop;
+  loop.kind = HostStmt::Kind::loop;
+  loop.form = HostStmt::LoopForm::for_loop;
+  loop.loc = {"pr.irgl", 33, 3};
+  loop.device_init.kind = DeviceCode::Kind::local;
+  loop.device_init.declared = {"i", "int"};
+  loop.device_condition.kind = DeviceCode::Kind::expression;
+  loop.device_condition.reads = {{"i", "int"}, {"rounds", "int"}};
+  loop.device_increment.kind = DeviceCode::Kind::expression;
+  loop.device_increment.writes = {"i"};
+  auto code = [](unsigned line, DeviceCode device) {
+    HostStmt stmt;
+    stmt.kind = HostStmt::Kind::code;
+    stmt.loc = {"pr.irgl", line, 5};
+    stmt.device = std::move(device);
+    return stmt;
+  };
+  DeviceCode reset;
+  reset.kind = DeviceCode::Kind::reset;
+  reset.reduction = "total";
+  loop.body.push_back(code(34, reset));
+  DeviceCode local;
+  local.kind = DeviceCode::Kind::local;
+  local.declared = {"base", "const float"};
+  local.reductions_read = {"total"};
+  loop.body.push_back(code(35, local));
+  HostStmt launch;
+  launch.kind = HostStmt::Kind::launch;
+  launch.kernel = "pull";
+  launch.args = {"g", "base", round_arg};
+  launch.loc = {"pr.irgl", 36, 5};
+  loop.body.push_back(launch);
+  DeviceCode exit;
+  exit.kind = DeviceCode::Kind::break_if;
+  exit.reductions_read = {"total"};
+  loop.body.push_back(code(37, exit));
+  module.driver.body.push_back(loop);
+  return module;
+}
+
+TEST(irglcIterationOutlining, OutlinesALoopOfKernelsOverAllVertices) {
+  for (const char* round : {"i + 1", "i", "7", "rounds"}) {
+    Module module = iterations_module(round);
+    const PassRun run = run_standard(module, {});
+    EXPECT_TRUE(run.ok) << run.stderr_text;
+    EXPECT_EQ(module.driver.body[0].outlined, "loop_line33") << round;
+    EXPECT_EQ(module.driver.body[0].kept_on_host, "") << round;
+    EXPECT_EQ(argument_varies(module.driver.body[0], round), std::string(round).find('i') == 0)
+        << round;
+  }
+}
+
+TEST(irglcIterationOutlining, KeepsOtherLoopsOfIterationsOnTheHostAndSaysWhy) {
+  struct Case {
+    std::function<void(Module&)> change;
+    std::string why;
+  };
+  auto loop_of = [](Module& module) -> HostStmt& { return module.driver.body[0]; };
+  const Case cases[] = {
+      {[&](Module& m) {
+         loop_of(m).body[1].device = {};
+         loop_of(m).body[1].device.why = "'f(x)' calls a host function";
+       },
+       "line 35 stays on the host: 'f(x)' calls a host function"},
+      {[&](Module& m) { loop_of(m).device_increment.writes = {"done"}; },
+       "its increment assigns 'done', which the loop does not declare"},
+      {[&](Module& m) {
+         loop_of(m).device_init = {};
+         loop_of(m).device_init.why = "does not declare the loop's counter";
+       },
+       "its init does not declare the loop's counter"},
+      {[&](Module& m) { loop_of(m).body[2].args[2] = "i + rounds"; },
+       "the argument 'i + rounds' of pull changes from one iteration to the next and reads more "
+       "than the loop's variables"},
+      {[&](Module& m) { loop_of(m).body[2].args[2] = "total"; },
+       "the argument 'total' of pull is a reduction, which the kernels change from one iteration "
+       "to the next"},
+      {[&](Module& m) { m.kernels[0].loop.domain = VertexDomain::worklist; },
+       "pull does not run over all vertices"},
+      {[&](Module& m) {
+         HostStmt inner;
+         inner.kind = HostStmt::Kind::if_else;
+         inner.loc = {"pr.irgl", 38, 5};
+         loop_of(m).body.push_back(inner);
+       },
+       "line 38 is a loop, an if or an output; outlined iterations hold launches and plain "
+       "statements only"},
+  };
+  for (const Case& c : cases) {
+    Module module = iterations_module("i + 1");
+    c.change(module);
+    PassOptions on;  // --outline=on asks for pipe loops only: no error
+    on.outline = PassOptions::Outline::on;
+    const PassRun run = run_standard(module, on);
+    EXPECT_TRUE(run.ok) << run.stderr_text;
+    EXPECT_EQ(loop_of(module).outlined, "") << c.why;
+    EXPECT_EQ(loop_of(module).kept_on_host, c.why);
+  }
+  Module instrumented = iterations_module("i + 1");
+  PassOptions options;
+  options.instrument_load = true;
+  EXPECT_TRUE(run_standard(instrumented, options).ok);
+  EXPECT_EQ(loop_of(instrumented).outlined, "");
+  Module off = iterations_module("i + 1");
+  options = {};
+  options.outline = PassOptions::Outline::off;
+  EXPECT_TRUE(run_standard(off, options).ok);
+  EXPECT_EQ(loop_of(off).outlined, "");
+  EXPECT_EQ(loop_of(off).kept_on_host, "");
+}
+
+TEST(irglcIterationOutlining, IdentifiersOfAnArgumentSkipMembersAndNumbers) {
+  EXPECT_EQ(identifiers_in("a.b + c->d + ns::e + 0x1fu + 1.5e3f + f_2(g)"),
+            (std::vector<std::string>{"a", "c", "ns", "f_2", "g"}));
 }
 
 }  // namespace

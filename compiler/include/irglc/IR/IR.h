@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -358,6 +359,26 @@ struct UserDecl {
 // The host driver
 //===----------------------------------------------------------------------===//
 
+// A piece of driver code without launches (a statement, or a loop's init,
+// condition or increment) as the device code of an outlined loop would
+// run it (the frontend classifies; IterationOutlining decides).
+struct DeviceCode {
+  enum class Kind {
+    host,        // stays on the host: `why` says why
+    expression,  // a condition or increment: reads, and writes `writes`
+    local,       // declares the number `declared` from what it reads
+    reset,       // r = value, for the reduction `reduction`
+    break_if,    // if (condition) break;
+  };
+  Kind kind = Kind::host;
+  std::string why;                     // host
+  Variable declared;                   // local (a loop's init too)
+  std::string reduction;               // reset
+  std::vector<Variable> reads;         // driver variables read (not declared here)
+  std::vector<std::string> writes;     // variables an increment assigns
+  std::vector<std::string> reductions_read;  // r.value()
+};
+
 struct HostStmt;
 using HostBlock = std::vector<HostStmt>;
 
@@ -385,9 +406,17 @@ struct HostStmt {
   std::string init, condition, increment;  // loop/if pieces as text
   HostBlock body;                    // loops, if (then)
   HostBlock else_body;               // if
-  // pipe_loop: set by the outlining pass when all rounds run in one kernel;
-  // names the generated rounds struct ("pipe_loop_line25").
+  // code: the statement on the device; loop: its init, condition and
+  // increment there (outlined loops).
+  DeviceCode device;
+  DeviceCode device_init, device_condition, device_increment;
+  // pipe_loop, loop: set by the outlining pass when all rounds (iterations)
+  // run in one kernel; names the generated struct ("pipe_loop_line25",
+  // "loop_line44").
   std::string outlined;
+  // pipe_loop, loop: why the outlining pass left it on the host (a comment
+  // in the generated code), or "".
+  std::string kept_on_host;
 };
 
 // Which of a pipe's worklists a launch argument is: `pipe.in()`,
@@ -397,6 +426,15 @@ PipeSide pipe_side(const std::string& argument, const std::string& pipe);
 // The pipe whose out() a launch argument is ("far" for `far.out()`, spaces
 // allowed), or "".
 std::string output_pipe(const std::string& argument);
+// The identifiers of an argument's text, but members (after `.`, `->` or
+// `::`).
+std::vector<std::string> identifiers_in(const std::string& text);
+// The variables a loop declares: a for loop's counter, its body's numbers
+// (DeviceCode::Kind::local).
+std::set<std::string> loop_variables(const HostStmt& loop);
+// Whether a launch argument in `loop`'s body reads one of its variables,
+// so that it changes from one iteration to the next.
+bool argument_varies(const HostStmt& loop, const std::string& argument);
 
 struct ProgramParam {
   Variable var;

@@ -380,6 +380,23 @@ struct ReductionSlot {
 #endif
 };
 
+// A reduction as the device code of an outlined loop sees it
+// (gpu/schedule/outline.cuh: OutlinedIterations): the driver's text
+// `r = 0;` and `r.value()` compiles there unchanged. irglc has one thread
+// reset it and puts grid barriers between resets, kernels and reads.
+template <class T>
+struct ReductionValue {
+  T* slot = nullptr;
+#if defined(__CUDACC__)
+  __device__ T value() const { return *static_cast<const volatile T*>(slot); }
+  __device__ operator T() const { return value(); }
+  __device__ ReductionValue& operator=(T value) {
+    *slot = value;
+    return *this;
+  }
+#endif
+};
+
 // A global reduction (operations.h), in device memory: the driver assigns
 // to reset it and calls value() to read it; kernels combine into it through
 // its view().
@@ -403,6 +420,7 @@ class Reduction {
   void combine_across_parts(std::function<T(T)> combine) { across_parts_ = std::move(combine); }
   operator T() const { return value(); }
   ReductionSlot<T, Op> view() { return {storage().data(), Op::template identity<T>()}; }
+  ReductionValue<T> device_value() { return {storage().data()}; }
   const std::string& name() const { return name_; }
 
  private:

@@ -78,13 +78,14 @@ uint64_t warp_round_items(const RunOptions& options, unsigned sm_count) {
 inline constexpr AutoPick kInKernelPicks[] = {AutoPick::warp, AutoPick::block,
                                               AutoPick::merge_path, AutoPick::alb};
 
-// The schedule of an outlined loop's in-kernel (light) rounds: the rules'
-// choice for a light round of the graph, if a persistent kernel is built
-// for it, else ALB.
+// The schedule of an outlined loop's in-kernel steps: the rules' choice
+// for `place` (a light round of a pipe loop, or a pass over all vertices
+// in a loop of iterations) on the graph, if a persistent kernel is built
+// for it, else ALB. The same for every step of a loop (the kernel is built
+// for one pick).
 template <class Tuning = AutoTuning>
-AutoPick in_kernel_pick(const GraphShape& graph) {
-  const AutoPick pick =
-      auto_pick(graph, LoopShape{LoopPlace::light_round, false, false}, Tuning::kRules);
+AutoPick in_kernel_pick(const GraphShape& graph, LoopPlace place = LoopPlace::light_round) {
+  const AutoPick pick = auto_pick(graph, LoopShape{place, false, false}, Tuning::kRules);
   for (AutoPick built : kInKernelPicks)
     if (built == pick) return pick;
   return AutoPick::alb;
@@ -129,7 +130,7 @@ struct InGrid<Auto<B, Tuning>> {
   template <class Body, class StateT>
   static GridItems<Body> items(const Body& body, StateT& state, const RunOptions& options,
                                const OutlineShape& shape) {
-    const AutoPick pick = in_kernel_pick<Tuning>(options.graph);
+    const AutoPick pick = in_kernel_pick<Tuning>(options.graph, shape.place);
     if (options.auto_log) options.auto_log->record_persistent(options.kernel_name, pick);
     GridItems<Body> grid_items = with_auto_policy<B>(pick, [&](auto policy) {
       return InGrid<decltype(policy)>::items(body, state, options, shape);

@@ -27,8 +27,11 @@ namespace irgl::gpu::schedule {
 // What the host tells a persistent kernel about a loop.
 struct OutlineShape {
   uint64_t grid_threads = 0;    // threads of the persistent kernel
-  uint64_t pipe_capacity = 0;   // items of each of the pipe's queues
+  uint64_t pipe_capacity = 0;   // items of each of the pipe's queues (a pass: its vertices)
   uint64_t chunk_items = 0;     // LB / merge-path items gathered at a time
+  // What a step runs over: a pipe loop's light rounds, or all vertices (a
+  // loop of iterations); auto's in-kernel pick follows it.
+  LoopPlace place = LoopPlace::light_round;
 };
 
 // The per-item storage of one kernel of an outlined loop: ALB's huge list,
@@ -44,6 +47,10 @@ struct GridItems {
   uint64_t auto_warp_items = 0;                  // auto: warp_round_items (auto.cuh)
   ItemSearch item_search = ItemSearch::binary;    // multi-phase: the partition search
   unsigned virtual_warp_width = 32;               // vwarp: lanes per vertex
+  // ALB over all vertices that accumulate: the row tiles' cut (alb.cuh),
+  // or null for TWC.
+  const uint32_t* row_tile_first_rows = nullptr;
+  uint64_t row_tiles = 0;
 };
 
 // InGrid<Policy>: a schedule policy inside a persistent kernel (above).
