@@ -209,7 +209,8 @@ void write_host_stmt(CodeWriter& out, const HostStmt& stmt, const OutlinedLoopWr
       return;
     case K::pipe_loop: {
       out.comment(where(stmt.loc) + ": rounds until the pipe '" + stmt.name + "' is empty");
-      if (!stmt.kept_on_host.empty()) out.comment("On the host: " + stmt.kept_on_host + ".");
+      if (!stmt.kept_on_host.empty() && outlined)
+        out.comment("On the host: " + stmt.kept_on_host + ".");
       const bool on_device = !stmt.outlined.empty() && outlined;
       if (on_device) outlined(out, stmt);  // opens the branch of the host loop
       out.open("while (" + stmt.condition + ") {");

@@ -15,16 +15,20 @@ namespace {
 struct Step {
   const HostStmt* launch;
   const Kernel* kernel;
-  std::string member;  // the kernel's name and the step's number: expand_1
+  std::string name;    // the kernel's name and the step's number: expand_1
+  std::string member;  // its Body's member: the name, prefixed in loops of iterations
 };
 
+// A loop of iterations prefixes its members with irgl_, a name the program
+// cannot use (ReservedNames), since the driver's own text runs beside them.
 std::vector<Step> steps_of(const Module& module, const HostStmt& loop) {
+  const std::string prefix = loop.kind == HostStmt::Kind::loop ? "irgl_" : "";
   std::vector<Step> steps;
   for (const HostStmt& stmt : loop.body) {
     if (stmt.kind != HostStmt::Kind::launch && stmt.kind != HostStmt::Kind::for_all_nodes) continue;
     // Numbered, so that no two steps and none of round()'s names collide.
-    steps.push_back({&stmt, module.find_kernel(stmt.kernel),
-                     stmt.kernel + "_" + std::to_string(steps.size() + 1)});
+    const std::string name = stmt.kernel + "_" + std::to_string(steps.size() + 1);
+    steps.push_back({&stmt, module.find_kernel(stmt.kernel), name, prefix + name});
   }
   return steps;
 }
@@ -43,13 +47,17 @@ std::string grid_frontier(const Step& step, const std::string& pipe) {
   return "schedule::WorklistItems{in}";
 }
 
-// The driver code of a loop of iterations, in order: init, condition,
-// increment, then the body's statements.
+// The driver code of a loop of iterations the device runs, in order:
+// init, condition, increment, then the body's statements and the launch
+// arguments it evaluates before each launch.
 std::vector<const DeviceCode*> device_codes(const HostStmt& loop) {
   std::vector<const DeviceCode*> codes = {&loop.device_init, &loop.device_condition,
                                           &loop.device_increment};
-  for (const HostStmt& stmt : loop.body)
+  for (const HostStmt& stmt : loop.body) {
     if (stmt.kind == HostStmt::Kind::code) codes.push_back(&stmt.device);
+    for (size_t a = 0; a < stmt.device_args.size(); ++a)
+      if (argument_varies(loop, stmt, a)) codes.push_back(&stmt.device_args[a]);
+  }
   return codes;
 }
 
@@ -95,8 +103,9 @@ bool step_runs(const Step& step, ScheduleKind kind) {
 // inspection when no step can find a huge vertex (schedule/outline.cuh).
 // kRunsAuto and auto_pick(): with an auto step, once more per schedule
 // auto may pick in the kernel; all auto steps pick alike (schedule/auto.cuh).
-void write_schedule_members(CodeWriter& out, const std::vector<Step>& steps) {
-  std::string inspects, pick;
+void write_schedule_members(CodeWriter& out, const std::vector<Step>& steps,
+                            const BackendOptions& options) {
+  std::string inspects, pick, scratch;
   for (const Step& step : steps) {
     const bool automatic = step_runs(step, ScheduleKind::automatic);
     if (automatic && pick.empty()) pick = step.member + "_items.auto_pick";
@@ -105,6 +114,11 @@ void write_schedule_members(CodeWriter& out, const std::vector<Step>& steps) {
       continue;
     if (!inspects.empty()) inspects += " || ";
     inspects += step.member + "_items.alb_inspects";
+    scratch += std::string(scratch.empty() ? "" : ", ") +
+               "schedule::alb_grid_scratch_bytes<" + std::to_string(options.block_threads) + ", " +
+               body_name(*step.kernel) + ", schedule::" +
+               (step.kernel->loop.domain == VertexDomain::all_nodes ? "AllNodes" : "WorklistItems") +
+               ">()";
   }
   if (inspects.empty()) {
     out.line("static constexpr bool kRunsAlb = false;");
@@ -113,6 +127,8 @@ void write_schedule_members(CodeWriter& out, const std::vector<Step>& steps) {
   out.comment("A step runs ALB: its kernel without the inspection (TWC's code) runs when no vertex can be huge.");
   out.line("static constexpr bool kRunsAlb = true;");
   out.line("bool alb_inspects() const { return " + inspects + "; }");
+  out.comment("The ALB steps share one shared-memory buffer, the largest any needs.");
+  out.line("static constexpr size_t kAlbScratchBytes = std::max({" + scratch + "});");
   if (pick.empty()) return;
   out.comment("An auto step: the kernel built for the schedule its graph picks runs.");
   out.line("static constexpr bool kRunsAuto = true;");
@@ -131,7 +147,7 @@ void write_rounds_struct(CodeWriter& out, const Module& module, const HostStmt& 
     out.line(body_name(*step.kernel) + " " + step.member + ";  // " + where(step.launch->loc));
     out.line("schedule::GridItems<" + body_name(*step.kernel) + "> " + step.member + "_items;");
   }
-  write_schedule_members(out, steps);
+  write_schedule_members(out, steps, options);
   out.line();
   out.line("template <int BlockThreads, class Grid>");
   out.line("__device__ void round(const Grid& grid, const irgl::gpu::SparseQueueView& in,");
@@ -194,15 +210,18 @@ struct Pending {
 };
 
 // Writes (or, with `out` null, only simulates) one iteration's body from
-// `pending`; returns what is pending at its end, a barrier for the loop's
-// condition included.
+// `pending`; returns what is pending at its end, a barrier before the
+// loop's increment and condition included.
 Pending write_iteration(CodeWriter* out, const Module& module, const HostStmt& loop,
                         const std::vector<Step>& steps, Pending pending,
                         const BackendOptions& options) {
   auto barrier = [&](bool needed) {
     if (!needed) return;
-    if (out) out->line("grid.sync();");
+    if (out) out->line("irgl_grid.sync();");
     pending = Pending{};
+  };
+  auto note_read = [&](const std::vector<std::string>& reductions) {
+    pending.read.insert(reductions.begin(), reductions.end());
   };
   size_t step = 0;
   bool leader_block = false;  // a reset's "if (irgl_leader) {" is open
@@ -212,13 +231,15 @@ Pending write_iteration(CodeWriter* out, const Module& module, const HostStmt& l
   };
   for (const HostStmt& stmt : loop.body) {
     if (stmt.kind == HostStmt::Kind::code && stmt.device.kind == DeviceCode::Kind::reset) {
-      if (pending.before_reset(stmt.device.reduction)) {
+      if (pending.before_reset(stmt.device.reduction) ||
+          pending.before_read(stmt.device.reductions_read)) {
         end_leader_block();
         barrier(true);
       }
       if (!leader_block && out) out->open("if (irgl_leader) {  // one thread resets");
       leader_block = true;
       if (out) out->fragment(stmt.code);
+      note_read(stmt.device.reductions_read);
       pending.reset.insert(stmt.device.reduction);
       continue;
     }
@@ -226,31 +247,47 @@ Pending write_iteration(CodeWriter* out, const Module& module, const HostStmt& l
     if (stmt.kind == HostStmt::Kind::code) {  // a local or a break
       barrier(pending.before_read(stmt.device.reductions_read));
       if (out) out->fragment(stmt.code);
-      pending.read.insert(stmt.device.reductions_read.begin(), stmt.device.reductions_read.end());
+      note_read(stmt.device.reductions_read);
       continue;
     }
     const Step& s = steps[step++];
-    barrier(pending.before_launch(*s.kernel));
+    std::vector<size_t> varying;  // the arguments evaluated here, before the launch
+    std::vector<std::string> arguments_read;
+    for (size_t a = 0; a < s.launch->args.size() && a < s.kernel->params.size(); ++a) {
+      if (!argument_varies(loop, *s.launch, a)) continue;
+      varying.push_back(a);
+      if (a < s.launch->device_args.size())
+        for (const std::string& r : s.launch->device_args[a].reductions_read)
+          arguments_read.push_back(r);
+    }
+    barrier(pending.before_read(arguments_read));
+    if (varying.empty()) barrier(pending.before_launch(*s.kernel));  // above the launch's comment
     if (out) {
       out->comment(where(s.launch->loc) + ": " + launch_text(*s.launch));
-      for (size_t a = 0; a < s.launch->args.size() && a < s.kernel->params.size(); ++a)
-        if (argument_varies(loop, s.launch->args[a]))
-          out->line(s.member + "." + s.kernel->params[a].var.name + " = " + s.launch->args[a] + ";");
-      out->line("schedule::InGrid<" + policy(*s.kernel, options.block_threads) + ">::run(grid, " +
-                s.member + ", " + grid_frontier(s, "") + ", " + s.member + "_items);");
+      for (size_t a : varying)
+        out->line(s.member + "." + s.kernel->params[a].var.name + " = " + s.launch->args[a] + ";");
     }
+    note_read(arguments_read);
+    barrier(pending.before_launch(*s.kernel));
+    if (out)
+      out->line("schedule::InGrid<" + policy(*s.kernel, options.block_threads) +
+                ">::run(irgl_grid, " + s.member + ", " + grid_frontier(s, "") + ", " + s.member +
+                "_items);");
     pending.launched = true;
     pending.combined.insert(s.kernel->reductions_used.begin(), s.kernel->reductions_used.end());
   }
   end_leader_block();
-  barrier(pending.before_read(loop.device_condition.reductions_read));
-  pending.read.insert(loop.device_condition.reductions_read.begin(),
-                      loop.device_condition.reductions_read.end());
+  std::vector<std::string> control_reads = loop.device_increment.reductions_read;
+  control_reads.insert(control_reads.end(), loop.device_condition.reductions_read.begin(),
+                       loop.device_condition.reductions_read.end());
+  barrier(pending.before_read(control_reads));
+  note_read(control_reads);
   return pending;
 }
 
-// What is pending at the start of an iteration: the fixed point from
-// "everything" (the first iteration starts with nothing pending, less).
+// What may be pending at the start of an iteration: the fixed point from
+// "everything", and the reads of the loop's init (the first iteration
+// starts after them, with nothing else pending).
 Pending pending_at_start(const Module& module, const HostStmt& loop, const std::vector<Step>& steps,
                          const BackendOptions& options) {
   Pending all;
@@ -259,9 +296,11 @@ Pending pending_at_start(const Module& module, const HostStmt& loop, const std::
   all.reset = all.combined = all.read;
   for (;;) {
     Pending next = write_iteration(nullptr, module, loop, steps, all, options);
-    if (next == all) return all;
+    if (next == all) break;
     all = next;
   }
+  all.read.insert(loop.device_init.reductions_read.begin(), loop.device_init.reductions_read.end());
+  return all;
 }
 
 void write_iterations_struct(CodeWriter& out, const Module& module, const HostStmt& loop,
@@ -280,10 +319,10 @@ void write_iterations_struct(CodeWriter& out, const Module& module, const HostSt
     out.line(var.type + " " + var.name + ";  // the driver's, the same in every iteration");
   for (const std::string& name : reductions_of(loop))
     out.line("ReductionValue<" + module.find_reduction(name)->value_type + "> " + name + ";");
-  write_schedule_members(out, steps);
+  write_schedule_members(out, steps, options);
   out.line();
-  out.line("template <int BlockThreads, class Grid>");
-  out.open("__device__ void run(const Grid& grid) {");
+  out.line("template <int IrglBlockThreads, class IrglGrid>");
+  out.open("__device__ void run(const IrglGrid& irgl_grid) {");
   out.line("[[maybe_unused]] const bool irgl_leader = schedule::global_thread() == 0;");
   const Pending start = pending_at_start(module, loop, steps, options);
   const std::string header = where(loop.loc);
@@ -319,10 +358,10 @@ void open_device_branch(CodeWriter& out, const std::vector<Step>& steps,
            std::to_string(options.block_threads) + ", " + type + ">> irgl_loops;");
   for (const Step& step : steps)
     out.line("static schedule::PerDevice<schedule::State<" + body_name(*step.kernel) + ">> irgl_" +
-             step.member + "_states;");
+             step.name + "_states;");
   out.line("auto& irgl_loop = irgl_loops.current();");
   for (const Step& step : steps)
-    out.line("auto& irgl_" + step.member + "_state = irgl_" + step.member + "_states.current();");
+    out.line("auto& irgl_" + step.name + "_state = irgl_" + step.name + "_states.current();");
 }
 
 // Each step's Body, made from `args_of(step)`, and GridItems for the grid
@@ -335,7 +374,7 @@ void write_step_items(CodeWriter& out, const std::vector<Step>& steps, const std
              ");  // " + where(step.launch->loc));
     out.line(holder + "." + step.member + "_items = schedule::InGrid<" +
              policy(*step.kernel, options.block_threads) + ">::items(");
-    out.line("    " + holder + "." + step.member + ", irgl_" + step.member + "_state, " +
+    out.line("    " + holder + "." + step.member + ", irgl_" + step.name + "_state, " +
              step.kernel->name + "_options(" + out.run().name + "), irgl_shape);");
   }
 }
@@ -354,7 +393,7 @@ void write_iterations_loop(CodeWriter& out, const Module& module, const HostStmt
   write_step_items(out, steps, "irgl_iterations", [&](const Step& step) {
     std::vector<std::string> args = step.launch->args;
     for (size_t a = 0; a < args.size() && a < step.kernel->params.size(); ++a)
-      if (argument_varies(loop, args[a]))
+      if (argument_varies(loop, *step.launch, a))
         args[a] = step.kernel->params[a].var.type + "{}";  // set on the device
     return comma_separated(args);
   }, options);

@@ -30,6 +30,23 @@ bool is_number(QualType type) {
   return type->isArithmeticType() || type->isEnumeralType();
 }
 
+// A type or enumerator declared inside a function (the driver): the
+// generated loop struct, at namespace scope, does not see it.
+bool declared_in_function(const Decl* decl) {
+  return decl && decl->getDeclContext()->getRedeclContext()->isFunctionOrMethod();
+}
+bool names_local_type(QualType type) {
+  for (;;) {
+    if (const auto* typedef_type = type->getAs<TypedefType>()) {
+      if (declared_in_function(typedef_type->getDecl())) return true;
+      type = typedef_type->getDecl()->getUnderlyingType();
+      continue;
+    }
+    if (const auto* tag = type->getAsTagDecl()) return declared_in_function(tag);
+    return false;
+  }
+}
+
 // Reads an expression of driver code into `code`: the variables it reads
 // and writes, the reductions whose value it reads; the first construct the
 // device cannot run sets code.why and stops.
@@ -51,6 +68,8 @@ class ExpressionReader {
       return read(op->getCond()) && read(op->getTrueExpr()) && read(op->getFalseExpr());
     if (const auto* cast = dyn_cast<ExplicitCastExpr>(expr)) {
       if (!is_number(cast->getType())) return refuse(expr, "casts to a type that is not a number");
+      if (names_local_type(cast->getTypeAsWritten()))
+        return refuse(expr, "casts to a type the program declares inside its body");
       return read(cast->getSubExpr());
     }
     if (const auto* cleanups = dyn_cast<ExprWithCleanups>(expr)) return read(cleanups->getSubExpr());
@@ -73,12 +92,16 @@ class ExpressionReader {
   }
 
   bool variable(const DeclRefExpr* ref) {
-    if (isa<EnumConstantDecl>(ref->getDecl())) return true;
+    if (isa<EnumConstantDecl>(ref->getDecl()))
+      return !declared_in_function(Decl::castFromDeclContext(ref->getDecl()->getDeclContext())) ||
+             refuse(ref, "is an enumerator the program declares inside its body");
     const auto* var = dyn_cast<VarDecl>(ref->getDecl());
     if (!var) return refuse(ref, "is not a variable");
     if (context_.reductions.count(var))
       return refuse(ref, "uses a reduction other than by reading r.value() or resetting it");
     if (!is_number(var->getType())) return refuse(ref, "is not a number");
+    if (names_local_type(var->getType()))
+      return refuse(ref, "has a type the program declares inside its body");
     if (var->hasGlobalStorage() && !var->isLocalVarDeclOrParm()) {
       if (var->isConstexpr()) return true;  // compiled into the device code as it is
       return refuse(ref, "is a global variable, which the GPU does not see (make it constexpr)");
@@ -154,6 +177,10 @@ DeviceCode declaration(const DeclStmt* decl, FrontendContext& context) {
   if (!var || !var->hasInit() || var->isStaticLocal() || !is_number(var->getType()) ||
       var->getType()->isReferenceType()) {
     reader.refuse(decl, "is not the declaration of one number with its value");
+    return code;
+  }
+  if (names_local_type(var->getType())) {
+    reader.refuse(decl, "has a type the program declares inside its body");
     return code;
   }
   code.kind = DeviceCode::Kind::local;

@@ -268,6 +268,7 @@ bool DriverBuilder::build_call(const Stmt* stmt, HostStmt& out) {
     for (const Expr* arg : call->arguments()) {
       check_host_code(arg);
       out.args.push_back(context_.text(arg->getSourceRange()));
+      out.device_args.push_back(device_expression(arg, context_, false));
     }
     return true;
   }

@@ -604,9 +604,11 @@ std::set<std::string> loop_variables(const HostStmt& loop) {
   return own;
 }
 
-bool argument_varies(const HostStmt& loop, const std::string& argument) {
+bool argument_varies(const HostStmt& loop, const HostStmt& launch, size_t index) {
+  if (index < launch.device_args.size() && !launch.device_args[index].reductions_read.empty())
+    return true;
   const std::set<std::string> own = loop_variables(loop);
-  for (const std::string& name : identifiers_in(argument))
+  for (const std::string& name : identifiers_in(launch.args[index]))
     if (own.count(name)) return true;
   return false;
 }

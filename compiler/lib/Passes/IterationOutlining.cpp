@@ -142,27 +142,34 @@ std::string why_not_outlinable(const Module& module, const HostStmt& loop) {
 
 // Why argument `a` of `launch` keeps a loop of iterations on the host, or
 // "". `own`: the variables the loop declares (its counter, its body's
-// locals). An argument that reads none of them is the same in every
-// iteration and is evaluated once, before the kernel; one that reads only
-// them (and numbers) is evaluated on the device before each launch.
-std::string iteration_argument_problem(const Module& module, const HostStmt& launch,
-                                       const Kernel& kernel, size_t a,
+// locals). An argument that reads none of them and no reduction is the
+// same in every iteration and is evaluated once, before the kernel; any
+// other is evaluated on the device before each launch. Either way it must
+// be code the device could run (DeviceCode): a host call would run once
+// instead of once per iteration.
+std::string iteration_argument_problem(const HostStmt& launch, const Kernel& kernel, size_t a,
                                        const std::set<std::string>& own) {
   const std::string& arg = launch.args[a];
   const KernelParam& param = kernel.params[a];
+  const std::string where = "the argument '" + arg + "' of " + launch.kernel;
   if (param.kind == ParamKind::worklist || param.kind == ParamKind::task_pool)
     return launch.kernel + " takes the worklist or task pool '" + arg +
            "'; outlined iterations run kernels over all vertices";
-  if (module.find_reduction(arg))
-    return "the argument '" + arg + "' of " + launch.kernel +
-           " is a reduction, which the kernels change from one iteration to the next";
   size_t reads_own = 0;
   const std::vector<std::string> names = identifiers_in(arg);
   for (const std::string& name : names) reads_own += own.count(name);
-  if (reads_own == 0) return "";
-  if (param.kind != ParamKind::scalar || reads_own != names.size())
-    return "the argument '" + arg + "' of " + launch.kernel +
-           " changes from one iteration to the next and reads more than the loop's variables";
+  if (param.kind == ParamKind::graph)
+    return reads_own ? where + " is a graph the loop declares" : "";
+  if (a < launch.device_args.size()) {  // a kernel's launch
+    const DeviceCode& code = launch.device_args[a];
+    if (code.kind == DeviceCode::Kind::host)
+      return where + " stays on the host: " + code.why;
+    return "";
+  }
+  // for_all_nodes: the variables its body captures, by name.
+  if (reads_own && !(param.kind == ParamKind::scalar && own.count(arg)))
+    return where + " changes from one iteration to the next and reads more than the loop's "
+                   "variables";
   return "";
 }
 
@@ -183,14 +190,31 @@ std::string why_iterations_not_outlinable(const Module& module, const HostStmt& 
   for (const std::string& name : loop.device_increment.writes)
     if (!own.count(name))
       return "its increment assigns '" + name + "', which the loop does not declare";
+  // The driver's variables the loop reads: they become members of the
+  // loop's struct, so no local of the body may take one's name (the
+  // condition and increment see the driver's, not the body's).
+  std::set<std::string> outer;
+  auto note_reads = [&](const DeviceCode& code) {
+    for (const Variable& var : code.reads)
+      if (!own.count(var.name)) outer.insert(var.name);
+  };
+  note_reads(loop.device_condition);
+  note_reads(loop.device_increment);
   for (const HostStmt& stmt : loop.body) {
     const std::string line = "line " + std::to_string(stmt.loc.line);
     if (stmt.kind == HostStmt::Kind::code) {
       if (stmt.device.kind == DeviceCode::Kind::host)
         return line + " stays on the host: " + stmt.device.why;
-      if (stmt.device.kind == DeviceCode::Kind::local) own.insert(stmt.device.declared.name);
+      note_reads(stmt.device);
+      if (stmt.device.kind == DeviceCode::Kind::local) {
+        if (outer.count(stmt.device.declared.name))
+          return line + " declares '" + stmt.device.declared.name +
+                 "', a name the loop also reads from the program";
+        own.insert(stmt.device.declared.name);
+      }
       continue;
     }
+    for (const DeviceCode& arg : stmt.device_args) note_reads(arg);
     if (stmt.kind != HostStmt::Kind::launch && stmt.kind != HostStmt::Kind::for_all_nodes)
       return line + " is a loop, an if or an output; outlined iterations hold launches and "
                     "plain statements only";
@@ -199,7 +223,7 @@ std::string why_iterations_not_outlinable(const Module& module, const HostStmt& 
     if (kernel->loop.domain != VertexDomain::all_nodes)
       return stmt.kernel + " does not run over all vertices";
     for (size_t a = 0; a < stmt.args.size() && a < kernel->params.size(); ++a)
-      if (std::string problem = iteration_argument_problem(module, stmt, *kernel, a, own);
+      if (std::string problem = iteration_argument_problem(stmt, *kernel, a, own);
           !problem.empty())
         return problem;
   }
@@ -208,6 +232,14 @@ std::string why_iterations_not_outlinable(const Module& module, const HostStmt& 
 
 constexpr const char* kInstrumented =
     "--instrument=load records every launch; outlined rounds have one";
+// A persistent kernel holds every step's shared memory at once; at 1,024
+// threads coloring's (two steps, auto's warp pick) took 79 KB of the 48 KB
+// static shared memory allows. Loops of iterations, which ran as host
+// loops before irglc outlined them, keep doing so above 256 threads.
+constexpr unsigned kIterationsMaxBlockThreads = 256;
+constexpr const char* kTooManyThreads =
+    "above 256 threads per block (--block-threads) its persistent kernel's shared memory may "
+    "exceed 48 KB";
 
 class IterationOutlining : public Pass {
  public:
@@ -227,7 +259,9 @@ class IterationOutlining : public Pass {
       if (stmt.kind == HostStmt::Kind::loop) {
         // Never an error: --outline=on asks for pipe loops.
         stmt.kept_on_host = options.instrument_load ? kInstrumented
-                                                    : why_iterations_not_outlinable(module, stmt);
+                            : options.block_threads > kIterationsMaxBlockThreads
+                                ? kTooManyThreads
+                                : why_iterations_not_outlinable(module, stmt);
         if (stmt.kept_on_host.empty())
           stmt.outlined = unique_name("loop_line" + std::to_string(stmt.loc.line), stmt.loc);
         continue;

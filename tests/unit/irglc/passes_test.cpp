@@ -389,6 +389,13 @@ Module iterations_module(const std::string& round_arg) {
   launch.kernel = "pull";
   launch.args = {"g", "base", round_arg};
   launch.loc = {"pr.irgl", 36, 5};
+  for (const std::string& arg : launch.args) {  // as the frontend reads them
+    DeviceCode code;
+    code.kind = arg == "g" ? DeviceCode::Kind::host : DeviceCode::Kind::expression;
+    if (arg == "g") code.why = "'g' is not a number";
+    for (const std::string& name : identifiers_in(arg)) code.reads.push_back({name, "int"});
+    launch.device_args.push_back(code);
+  }
   loop.body.push_back(launch);
   DeviceCode exit;
   exit.kind = DeviceCode::Kind::break_if;
@@ -399,15 +406,22 @@ Module iterations_module(const std::string& round_arg) {
 }
 
 TEST(irglcIterationOutlining, OutlinesALoopOfKernelsOverAllVertices) {
-  for (const char* round : {"i + 1", "i", "7", "rounds"}) {
+  for (const char* round : {"i + 1", "i", "7", "rounds", "i + rounds"}) {
     Module module = iterations_module(round);
     const PassRun run = run_standard(module, {});
     EXPECT_TRUE(run.ok) << run.stderr_text;
-    EXPECT_EQ(module.driver.body[0].outlined, "loop_line33") << round;
-    EXPECT_EQ(module.driver.body[0].kept_on_host, "") << round;
-    EXPECT_EQ(argument_varies(module.driver.body[0], round), std::string(round).find('i') == 0)
-        << round;
+    const HostStmt& loop = module.driver.body[0];
+    EXPECT_EQ(loop.outlined, "loop_line33") << round;
+    EXPECT_EQ(loop.kept_on_host, "") << round;
+    // Evaluated on the device each iteration when it reads the counter.
+    EXPECT_EQ(argument_varies(loop, loop.body[2], 2), std::string(round).find('i') == 0) << round;
   }
+  // An argument reading a reduction's value changes too.
+  Module module = iterations_module("n");
+  module.driver.body[0].body[2].device_args[2].reductions_read = {"total"};
+  EXPECT_TRUE(run_standard(module, {}).ok);
+  EXPECT_EQ(module.driver.body[0].outlined, "loop_line33");
+  EXPECT_TRUE(argument_varies(module.driver.body[0], module.driver.body[0].body[2], 2));
 }
 
 TEST(irglcIterationOutlining, KeepsOtherLoopsOfIterationsOnTheHostAndSaysWhy) {
@@ -429,12 +443,21 @@ TEST(irglcIterationOutlining, KeepsOtherLoopsOfIterationsOnTheHostAndSaysWhy) {
          loop_of(m).device_init.why = "does not declare the loop's counter";
        },
        "its init does not declare the loop's counter"},
-      {[&](Module& m) { loop_of(m).body[2].args[2] = "i + rounds"; },
-       "the argument 'i + rounds' of pull changes from one iteration to the next and reads more "
-       "than the loop's variables"},
-      {[&](Module& m) { loop_of(m).body[2].args[2] = "total"; },
-       "the argument 'total' of pull is a reduction, which the kernels change from one iteration "
-       "to the next"},
+      {[&](Module& m) {
+         loop_of(m).body[2].args[2] = "f(x)";
+         loop_of(m).body[2].device_args[2] = {};
+         loop_of(m).body[2].device_args[2].why = "'f(x)' calls a host function";
+       },
+       "the argument 'f(x)' of pull stays on the host: 'f(x)' calls a host function"},
+      {[&](Module& m) { loop_of(m).body[2].args[0] = "i"; },
+       "the argument 'i' of pull is a graph the loop declares"},
+      {[&](Module& m) {
+         HostStmt local = loop_of(m).body[1];
+         local.device.declared = {"rounds", "int"};
+         local.loc.line = 38;
+         loop_of(m).body.push_back(local);
+       },
+       "line 38 declares 'rounds', a name the loop also reads from the program"},
       {[&](Module& m) { m.kernels[0].loop.domain = VertexDomain::worklist; },
        "pull does not run over all vertices"},
       {[&](Module& m) {
@@ -461,6 +484,14 @@ TEST(irglcIterationOutlining, KeepsOtherLoopsOfIterationsOnTheHostAndSaysWhy) {
   options.instrument_load = true;
   EXPECT_TRUE(run_standard(instrumented, options).ok);
   EXPECT_EQ(loop_of(instrumented).outlined, "");
+  Module wide = iterations_module("i + 1");
+  options = {};
+  options.block_threads = 1024;
+  EXPECT_TRUE(run_standard(wide, options).ok);
+  EXPECT_EQ(loop_of(wide).outlined, "");
+  EXPECT_EQ(loop_of(wide).kept_on_host,
+            "above 256 threads per block (--block-threads) its persistent kernel's shared memory "
+            "may exceed 48 KB");
   Module off = iterations_module("i + 1");
   options = {};
   options.outline = PassOptions::Outline::off;

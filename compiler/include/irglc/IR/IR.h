@@ -410,6 +410,9 @@ struct HostStmt {
   // increment there (outlined loops).
   DeviceCode device;
   DeviceCode device_init, device_condition, device_increment;
+  // launch: each argument as device code (a loop of iterations evaluates
+  // the ones that change on the GPU before each launch).
+  std::vector<DeviceCode> device_args;
   // pipe_loop, loop: set by the outlining pass when all rounds (iterations)
   // run in one kernel; names the generated struct ("pipe_loop_line25",
   // "loop_line44").
@@ -432,9 +435,10 @@ std::vector<std::string> identifiers_in(const std::string& text);
 // The variables a loop declares: a for loop's counter, its body's numbers
 // (DeviceCode::Kind::local).
 std::set<std::string> loop_variables(const HostStmt& loop);
-// Whether a launch argument in `loop`'s body reads one of its variables,
-// so that it changes from one iteration to the next.
-bool argument_varies(const HostStmt& loop, const std::string& argument);
+// Whether argument `index` of `launch`, in `loop`'s body, changes from one
+// iteration to the next: it reads one of the loop's variables or a
+// reduction's value (launch.device_args; without them, by its text).
+bool argument_varies(const HostStmt& loop, const HostStmt& launch, size_t index);
 
 struct ProgramParam {
   Variable var;

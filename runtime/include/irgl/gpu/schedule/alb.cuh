@@ -520,6 +520,26 @@ struct Alb : EdgePolicy<B, Alb<B, Tuning>> {
 // The persistent form
 //===----------------------------------------------------------------------===//
 
+// Passes over all vertices that accumulate may run row tiles in the kernel.
+template <class Body, class Frontier>
+inline constexpr bool kAlbGridRowTiles = std::is_same_v<Frontier, AllNodes> && Body::kHasAccum &&
+                                         HasContiguousEdges<Body>::value;
+
+// A block's shared memory for one ALB step of a persistent kernel: TWC's
+// or the row tiles' storage, then (after a grid barrier) the huge
+// vertices' scan. A Rounds or Loop struct declares the largest over its
+// steps as kAlbScratchBytes, so that its steps (which run one after
+// another, between grid barriers) share one buffer instead of adding up
+// theirs: coloring's two row-tile steps and their TWC storage took 66 KB
+// of the 48 KB a kernel's static shared memory may have.
+template <int B, class Body, class Frontier>
+constexpr size_t alb_grid_scratch_bytes() {
+  size_t bytes = std::max(sizeof(TwcStorage<B, Body>), sizeof(GridScanStorage<B>));
+  if constexpr (kAlbGridRowTiles<Body, Frontier>)
+    bytes = std::max(bytes, sizeof(RowTilesStorage<B, Body>));
+  return bytes;
+}
+
 // TWC with the inspection; when it set vertices aside, their edges are
 // spread over the whole grid in the same launch. The huge list holds at most
 // twice as many vertices as can be set aside at once (|E| over the threshold
@@ -567,8 +587,10 @@ struct InGrid<Alb<B, Tuning>> {
   template <class Grid, class Body, class Frontier>
   __device__ static void run(const Grid& grid, Body& body, const Frontier& frontier,
                              const GridItems<Body>& grid_items) {
-    unsigned char* scratch = grid_scratch<scratch_bytes<Body, Frontier>()>();
-    if constexpr (kRowTiles<Body, Frontier>) {
+    constexpr size_t kOwn = alb_grid_scratch_bytes<B, Body, Frontier>();
+    unsigned char* scratch =
+        grid_scratch<(Grid::kAlbScratchBytes >= kOwn ? Grid::kAlbScratchBytes : kOwn)>();
+    if constexpr (kAlbGridRowTiles<Body, Frontier>) {
       if (grid_items.row_tile_first_rows) {  // the same in every thread
         grid_step<B>(body, frontier, [&](NoLoadCounters& counters) {
           row_tiles_pass(grid, scratch, body, grid_items, counters);
@@ -596,26 +618,6 @@ struct InGrid<Alb<B, Tuning>> {
   }
 
  private:
-  // Passes over all vertices that accumulate may run row tiles.
-  template <class Body, class Frontier>
-  static constexpr bool kRowTiles = std::is_same_v<Frontier, AllNodes> && Body::kHasAccum &&
-                                    HasContiguousEdges<Body>::value;
-
-  // A block's shared memory for one step: TWC's or the row tiles' storage,
-  // then (after a grid barrier) the huge vertices' scan. Rounded up to a
-  // power of two of at least 8 KB, so that the ALB steps of a persistent
-  // kernel (which run one after another, between grid barriers) share one
-  // buffer instead of adding up theirs (two row-tile steps of 24 KB each
-  // and their TWC storage would not fit in 48 KB).
-  template <class Body, class Frontier>
-  static constexpr size_t scratch_bytes() {
-    size_t bytes = std::max(sizeof(TwcStorage<B, Body>), sizeof(GridScanStorage<B>));
-    if constexpr (kRowTiles<Body, Frontier>)
-      bytes = std::max(bytes, sizeof(RowTilesStorage<B, Body>));
-    size_t rounded = 8192;
-    while (rounded < bytes) rounded *= 2;
-    return rounded;
-  }
   // One buffer per size in a kernel, whichever Body uses it.
   template <size_t Bytes>
   __device__ static unsigned char* grid_scratch() {

@@ -70,11 +70,21 @@ namespace irgl::gpu::schedule {
 // built with ALB's inspection, and the schedule of its auto steps, are part
 // of the type, so that InGrid<Alb> compiles to plain TWC in the lean kernel
 // and InGrid<Auto> to one schedule.
-template <bool AlbInspects, AutoPick Pick = AutoPick::alb>
+template <bool AlbInspects, AutoPick Pick = AutoPick::alb, size_t AlbScratchBytes = 0>
 struct PersistentGridRound : GridRound {
   static constexpr bool kAlbInspects = AlbInspects;
   static constexpr AutoPick kAutoPick = Pick;
+  static constexpr size_t kAlbScratchBytes = AlbScratchBytes;
 };
+
+// The shared memory a Rounds or Loop type's ALB steps share
+// (`static constexpr size_t kAlbScratchBytes`, the largest any needs);
+// optional, 0 without.
+template <class Steps, class = void>
+struct StepsAlbScratch : std::integral_constant<size_t, 0> {};
+template <class Steps>
+struct StepsAlbScratch<Steps, std::void_t<decltype(Steps::kAlbScratchBytes)>>
+    : std::integral_constant<size_t, Steps::kAlbScratchBytes> {};
 
 // Whether a Rounds type has auto steps (`static constexpr bool kRunsAuto`,
 // with `AutoPick auto_pick() const`); optional.
@@ -135,7 +145,7 @@ template <int BlockThreads, class Rounds, bool AlbInspects, AutoPick Pick = Auto
 __global__ void __launch_bounds__(BlockThreads)
     outlined_pipe_kernel(Rounds rounds, OutlinedPipe pipe, uint64_t max_rounds, bool signal,
                          cudaGraphConditionalHandle condition) {
-  PersistentGridRound<AlbInspects, Pick> grid;
+  PersistentGridRound<AlbInspects, Pick, StepsAlbScratch<Rounds>::value> grid;
   grid.block_sums = pipe.block_sums;
   uint64_t round = pipe.control->rounds;
   bool next_here = pipe.template runs_here<BlockThreads>(round);
@@ -463,7 +473,7 @@ class OutlinedLoop {
 template <int BlockThreads, class Loop, bool AlbInspects, AutoPick Pick = AutoPick::alb>
 __global__ void __launch_bounds__(BlockThreads)
     outlined_iterations_kernel(Loop loop, uint64_t* block_sums) {
-  PersistentGridRound<AlbInspects, Pick> grid;
+  PersistentGridRound<AlbInspects, Pick, StepsAlbScratch<Loop>::value> grid;
   grid.block_sums = block_sums;
   loop.template run<BlockThreads>(grid);
 }
@@ -491,10 +501,10 @@ class OutlinedIterations {
   // policies' InGrid<...>::items(): resident, and no more blocks than the
   // items need.
   OutlineShape shape(uint64_t items) {
-    items_ = std::max<uint64_t>(items, 1);
+    items_ = std::max<uint64_t>(items, 1);  // a block at least, even for an empty graph
     OutlineShape shape;
     shape.grid_threads = uint64_t(blocks(Builds::inspecting())) * BlockThreads;
-    shape.pipe_capacity = items_;  // ALB sets aside at most every vertex
+    shape.pipe_capacity = items;  // ALB sets aside at most every vertex; row tiles cut them
     shape.place = LoopPlace::all_nodes;
     shape.chunk_items = std::min<uint64_t>(std::max<uint64_t>(shape.grid_threads * 16, 1u << 20),
                                            items_);

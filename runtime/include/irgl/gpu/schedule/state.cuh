@@ -57,6 +57,9 @@ struct GridRound {
   static constexpr bool kAlbInspects = true;
   // The schedule InGrid<Auto> runs in this kernel (auto.cuh).
   static constexpr AutoPick kAutoPick = AutoPick::alb;
+  // The shared memory every ALB step of this kernel shares (alb.cuh:
+  // alb_grid_scratch_bytes); 0: each takes what it needs.
+  static constexpr size_t kAlbScratchBytes = 0;
   uint64_t* block_sums = nullptr;  // one entry per block
 
 #if defined(__CUDACC__)
