@@ -131,7 +131,8 @@ Pipe::Pipe(const Graph& graph, const CudaRun& run)
       parts_(run.parts),
       log_(run.frontier_log),
       heavy_line_(gpu::schedule::heavy_round_line(run.out_degrees, multiprocessor_count(),
-                                                  run.heavy_round_edges.value_or(0))) {}
+                                                  run.heavy_round_edges.value_or(0))),
+      outline_blocks_(run.outline_blocks) {}
 
 Pipe::~Pipe() {
   if (memory_.queues.capacity() == 0) return;

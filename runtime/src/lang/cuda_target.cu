@@ -102,6 +102,15 @@ TargetOption heavy_round_option(CudaRun& run) {
                       "heavy round edges", run.heavy_round_edges);
 }
 
+TargetOption outline_blocks_option(CudaRun& run) {
+  return count_option("outline-blocks",
+                      "the blocks an outlined loop's kernel runs on, up to those resident at "
+                      "once (default: a thread per vertex of the graph at most)",
+                      "outline blocks",
+                      [&run](uint64_t blocks) { run.outline_blocks = unsigned(blocks); },
+                      UINT32_MAX);
+}
+
 TargetOption frontier_option(CudaRun& run) {
   return {"frontier",
           "the form of each round's frontier: auto (the default: chosen per round from the "
@@ -180,6 +189,7 @@ std::vector<TargetOption> cuda_run_options(CudaRun& run, const ProgramDescriptio
   if (description.outlined_loops) {
     options.push_back(outline_option(run));
     options.push_back(heavy_round_option(run));
+    options.push_back(outline_blocks_option(run));
   }
   if (chooses_frontiers) options.push_back(frontier_option(run));
   if (description.task_pools)

@@ -60,6 +60,7 @@ struct Case {
   uint64_t alb_threshold;
   Distribution distribution;
   uint64_t chunk_items;  // 0: the default
+  OutlineGrid grid{};    // the persistent kernel's blocks; default: all resident
 };
 
 template <class Policy, class Body = ExpandBody>
@@ -77,7 +78,7 @@ void check_outlined_bfs(const Case& c, const CsrGraph& host = skewed_graph(), Ve
 
   static OutlinedLoop<kThreads, ExpandRounds<Policy, Body>> loop;
   static State<Body> state;
-  OutlineShape shape = loop.shape(pipe);
+  OutlineShape shape = loop.shape(pipe, c.grid);
   if (c.chunk_items) shape.chunk_items = c.chunk_items;
   RunOptions options;
   options.alb_threshold = c.alb_threshold;
@@ -147,6 +148,55 @@ TEST(Outline, Paper002SchedulesBfsMatchTheCpu) {
   check_outlined_bfs<VirtualWarp<kThreads>>(kPersistent);
   check_outlined_bfs<DynamicVirtualWarp<kThreads>>(kPersistent);
   check_outlined_bfs<DynamicVirtualWarp<kThreads>>(kGraph);
+}
+
+// A small graph's kernel runs on fewer blocks (OutlineGrid), down to one,
+// whose barriers are the block's: every schedule, and ALB's grid-wide
+// huge-vertex phase, keep the CPU's levels.
+TEST(Outline, EverySchedulesBfsMatchesTheCpuOnFewBlocks) {
+  IRGL_REQUIRE_GPU();
+  for (unsigned blocks : {1u, 2u, 3u}) {
+    SCOPED_TRACE(blocks);
+    const OutlineGrid grid{~uint64_t{0}, blocks};
+    const Case few{"few blocks", OutlineMode::persistent, kAlbDefaultThreshold,
+                   Distribution::cyclic, 0, grid};
+    const Case chunks{"few blocks, chunks of 7", OutlineMode::persistent, kAlbDefaultThreshold,
+                      Distribution::cyclic, 7, grid};
+    check_outlined_bfs<ThreadMapped<kThreads>>(few);
+    check_outlined_bfs<Warp<kThreads>>(few);
+    check_outlined_bfs<Twc<kThreads>>(few);
+    check_outlined_bfs<Lb<kThreads>>(chunks);
+    check_outlined_bfs<MergePath<kThreads>>(chunks);
+    check_outlined_bfs<MultiPhase<kThreads>>(chunks);
+    check_outlined_bfs<DynamicVirtualWarp<kThreads>>(few);
+    check_outlined_bfs<Alb<kThreads>>({"few blocks, threshold 8", OutlineMode::persistent, 8,
+                                       Distribution::cyclic, 0, grid});
+    check_outlined_bfs<Alb<kThreads>>({"few blocks, threshold 0, graph", OutlineMode::graph, 0,
+                                       Distribution::blocked, 0, grid});
+  }
+  static OutlinedLoop<kThreads, ExpandRounds<Twc<kThreads>>> sized;
+  Pipe pipe(16);
+  EXPECT_EQ(sized.shape(pipe, OutlineGrid{10}).grid_threads, uint64_t(kThreads));
+  EXPECT_EQ(sized.shape(pipe, OutlineGrid{10, 2}).grid_threads, uint64_t(2 * kThreads));
+  // A thread per vertex at most: the skewed graph's 3,000 vertices take 12 blocks.
+  check_outlined_bfs<Twc<kThreads>>({"a thread per vertex", OutlineMode::persistent,
+                                     kAlbDefaultThreshold, Distribution::cyclic, 0,
+                                     OutlineGrid{skewed_graph().num_vertices()}});
+}
+
+// The blocks a persistent kernel runs on: resident, a thread per item at
+// most and at least one; or the run's request, up to those resident.
+TEST(OutlineGrid, BlocksAreResidentAndNeededOrRequested) {
+  EXPECT_EQ(OutlineGrid{}.blocks(1056, 256), 1056u);
+  EXPECT_EQ(OutlineGrid{0}.blocks(1056, 256), 1u);
+  EXPECT_EQ(OutlineGrid{256}.blocks(1056, 256), 1u);
+  EXPECT_EQ(OutlineGrid{257}.blocks(1056, 256), 2u);
+  EXPECT_EQ(OutlineGrid{2642}.blocks(1056, 256), 11u);
+  EXPECT_EQ(OutlineGrid{uint64_t{1} << 40}.blocks(1056, 256), 1056u);
+  EXPECT_EQ((OutlineGrid{~uint64_t{0}, 7}).blocks(1056, 256), 7u);
+  EXPECT_EQ((OutlineGrid{2642, 4}).blocks(1056, 256), 4u);
+  EXPECT_EQ((OutlineGrid{2642, 50}).blocks(1056, 256), 50u);
+  EXPECT_EQ((OutlineGrid{10, 5000}).blocks(1056, 256), 1056u);
 }
 
 TEST(Outline, AlbBfsSetsHugeVerticesAsideInTheSameKernel) {

@@ -29,6 +29,7 @@
 #include "irgl/gpu/device_buffer.h"
 #include "irgl/gpu/device_graph.h"
 #include "irgl/gpu/schedule/frontier.cuh"
+#include "irgl/gpu/schedule/grid.cuh"
 #include "irgl/gpu/schedule/heavy_round.h"
 #include "irgl/gpu/scratch_buffer.h"
 #include "irgl/gpu/worklist/conversions.cuh"
@@ -293,6 +294,9 @@ class Pipe {
   // (gpu/schedule/heavy_round.h).
   uint64_t heavy_round_items() const { return heavy_line_.items; }
   gpu::InputEdgesCheck heavy_round_check() const;
+  // The grid of such a kernel: a thread per vertex of the graph at most,
+  // or the run's --outline-blocks.
+  gpu::schedule::OutlineGrid outline_grid() const { return {graph_.num_nodes(), outline_blocks_}; }
 
  private:
   // This part's input size (size() without the other parts).
@@ -328,6 +332,7 @@ class Pipe {
   PartExchange* parts_;  // a multi-GPU run's other parts, or null
   gpu::FrontierLog* log_;
   gpu::schedule::HeavyRoundLine heavy_line_;
+  unsigned outline_blocks_;  // CudaRun::outline_blocks
   uint64_t rounds_ = 0;
   uint64_t known_in_size_ = 0;  // the input's size, as last read
   // The input's degree sum, estimated with that size (auto mode, graphs

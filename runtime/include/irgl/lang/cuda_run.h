@@ -20,6 +20,10 @@ struct CudaRun {
   gpu::schedule::AlbOverrides alb;  // --alb-threshold, --alb-distribution, --alb-rows
   gpu::schedule::OutlineMode outline = gpu::schedule::OutlineMode::automatic;  // --outline
   gpu::FrontierMode frontier = gpu::FrontierMode::automatic;                   // --frontier
+  // --outline-blocks: the blocks an outlined loop's kernel launches, up to
+  // those resident (gpu/schedule/grid.cuh: OutlineGrid); 0: no more than
+  // a thread per vertex of the graph.
+  unsigned outline_blocks = 0;
   // Where the run records its launches (programs built with --instrument=load)
   // and its pipes' frontier choices; none: not recorded.
   gpu::schedule::LoadLog* load_log = nullptr;

@@ -14,6 +14,7 @@
 
 #include <cooperative_groups.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
@@ -23,6 +24,21 @@
 #include "irgl/gpu/schedule/state.cuh"
 
 namespace irgl::gpu::schedule {
+
+// How many blocks a persistent kernel launches: no more than are resident
+// at once, and by default no more than a thread per item of the loop (its
+// graph's vertices), so that a small graph's barriers span a few blocks;
+// or as many as the run asks for (--outline-blocks).
+struct OutlineGrid {
+  uint64_t items = ~uint64_t{0};  // the loop's vertices; unknown: no cap
+  unsigned requested = 0;         // the run's blocks; 0: a thread per item
+
+  unsigned blocks(unsigned resident, unsigned block_threads) const {
+    const uint64_t needed = items / block_threads + (items % block_threads != 0);
+    const uint64_t wanted = requested != 0 ? requested : std::max<uint64_t>(needed, 1);
+    return unsigned(std::min<uint64_t>(resident, wanted));
+  }
+};
 
 // What the host tells a persistent kernel about a loop.
 struct OutlineShape {

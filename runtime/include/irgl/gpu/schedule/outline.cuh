@@ -286,11 +286,13 @@ class OutlinedLoop {
   OutlinedLoop& operator=(const OutlinedLoop&) = delete;
   ~OutlinedLoop() { graph_.destroy(); }
 
-  // The persistent kernel's grid (all blocks resident), its threads and the
-  // pipe's capacity, for the policies' InGrid<...>::items(). The threads are
-  // those of the kernel that inspects, when the loop runs ALB: its
-  // threshold is a property of that grid.
-  OutlineShape shape(const Pipe& pipe) {
+  // The persistent kernel's grid (resident, and no more blocks than `grid`
+  // allows), its threads and the pipe's capacity, for the policies'
+  // InGrid<...>::items(). The threads are those of the kernel that
+  // inspects, when the loop runs ALB: its threshold is a property of that
+  // grid.
+  OutlineShape shape(const Pipe& pipe, const OutlineGrid& grid = {}) {
+    grid_ = grid;
     OutlineShape shape;
     shape.grid_threads = threads(Builds::inspecting());
     shape.pipe_capacity = pipe.capacity();
@@ -360,7 +362,9 @@ class OutlinedLoop {
 
  private:
   uint64_t threads(const Variant& variant) { return uint64_t(blocks(variant)) * BlockThreads; }
-  unsigned blocks(const Variant& variant) { return builds_.resident_blocks(variant); }
+  unsigned blocks(const Variant& variant) {
+    return grid_.blocks(builds_.resident_blocks(variant), BlockThreads);
+  }
 
   // Device rounds from the pipe's input until it is empty, heavy (more
   // than `heavy` items and the edges `heavy_edges` asks for) or has the
@@ -428,6 +432,7 @@ class OutlinedLoop {
   }
 
   Builds builds_;
+  OutlineGrid grid_;
   uint64_t heavy_items_ = 0;
   unsigned sm_count_ = 0;  // queried once, for the default heavy line
   DeviceBuffer<OutlineControl> control_;
@@ -497,17 +502,17 @@ class OutlinedIterations {
   using Variant = typename Builds::Variant;
 
  public:
-  // The persistent grid for passes over `items` vertices, for the
-  // policies' InGrid<...>::items(): resident, and no more blocks than the
-  // items need.
-  OutlineShape shape(uint64_t items) {
-    items_ = std::max<uint64_t>(items, 1);  // a block at least, even for an empty graph
+  // The persistent grid for passes over grid.items vertices, for the
+  // policies' InGrid<...>::items(): resident, and no more blocks than
+  // `grid` allows.
+  OutlineShape shape(const OutlineGrid& grid) {
+    grid_ = grid;
     OutlineShape shape;
     shape.grid_threads = uint64_t(blocks(Builds::inspecting())) * BlockThreads;
-    shape.pipe_capacity = items;  // ALB sets aside at most every vertex; row tiles cut them
+    shape.pipe_capacity = grid.items;  // ALB sets aside at most every vertex; row tiles cut them
     shape.place = LoopPlace::all_nodes;
     shape.chunk_items = std::min<uint64_t>(std::max<uint64_t>(shape.grid_threads * 16, 1u << 20),
-                                           items_);
+                                           std::max<uint64_t>(grid.items, 1));
     return shape;
   }
 
@@ -528,12 +533,11 @@ class OutlinedIterations {
 
  private:
   unsigned blocks(const Variant& variant) {
-    const uint64_t needed = (items_ + BlockThreads - 1) / BlockThreads;
-    return unsigned(std::min<uint64_t>(builds_.resident_blocks(variant), needed));
+    return grid_.blocks(builds_.resident_blocks(variant), BlockThreads);
   }
 
   Builds builds_;
-  uint64_t items_ = 1;
+  OutlineGrid grid_{1};
   DeviceBuffer<uint64_t> block_sums_;
 };
 

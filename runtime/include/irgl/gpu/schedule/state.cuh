@@ -63,7 +63,12 @@ struct GridRound {
   uint64_t* block_sums = nullptr;  // one entry per block
 
 #if defined(__CUDACC__)
-  __device__ void sync() const { cooperative_groups::this_grid().sync(); }
+  // A grid of one block (a small graph's: OutlineGrid) needs no grid-wide
+  // barrier, only the block's.
+  __device__ void sync() const {
+    if (gridDim.x == 1) __syncthreads();
+    else cooperative_groups::this_grid().sync();
+  }
 #endif
 };
 
