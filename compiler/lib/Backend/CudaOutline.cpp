@@ -387,8 +387,8 @@ void write_iterations_loop(CodeWriter& out, const Module& module, const HostStmt
   const std::string& run = out.run().name;
   open_device_branch(out, steps, "OutlinedIterations", type,
                      "The iterations in one kernel launch (" + type + ").", options);
-  out.line("const schedule::OutlineShape irgl_shape = irgl_loop.shape(schedule::OutlineGrid{" +
-           graph_argument(steps.front()) + ".num_nodes(), " + run + ".outline_blocks});");
+  out.line("const schedule::OutlineShape irgl_shape = irgl_loop.shape(" +
+           graph_argument(steps.front()) + ".num_nodes(), " + run + ".outline_blocks);");
   out.line(type + " irgl_iterations;");
   write_step_items(out, steps, "irgl_iterations", [&](const Step& step) {
     std::vector<std::string> args = step.launch->args;

@@ -345,6 +345,10 @@ void Pipe::ran_on_device(uint64_t rounds) {
   if (log_) log_->device_rounds += rounds;
 }
 
+gpu::schedule::OutlineGrid Pipe::outline_grid() const {
+  return gpu::schedule::pipe_loop_grid(graph_.num_nodes(), multiprocessor_count(), outline_blocks_);
+}
+
 unsigned multiprocessor_count() {
   static const unsigned count = static_cast<unsigned>(gpu::query_device().sm_count);
   return count;

@@ -157,7 +157,7 @@ TEST(Outline, EverySchedulesBfsMatchesTheCpuOnFewBlocks) {
   IRGL_REQUIRE_GPU();
   for (unsigned blocks : {1u, 2u, 3u}) {
     SCOPED_TRACE(blocks);
-    const OutlineGrid grid{~uint64_t{0}, blocks};
+    const OutlineGrid grid{~uint64_t{0}, 1, blocks};
     const Case few{"few blocks", OutlineMode::persistent, kAlbDefaultThreshold,
                    Distribution::cyclic, 0, grid};
     const Case chunks{"few blocks, chunks of 7", OutlineMode::persistent, kAlbDefaultThreshold,
@@ -177,26 +177,43 @@ TEST(Outline, EverySchedulesBfsMatchesTheCpuOnFewBlocks) {
   static OutlinedLoop<kThreads, ExpandRounds<Twc<kThreads>>> sized;
   Pipe pipe(16);
   EXPECT_EQ(sized.shape(pipe, OutlineGrid{10}).grid_threads, uint64_t(kThreads));
-  EXPECT_EQ(sized.shape(pipe, OutlineGrid{10, 2}).grid_threads, uint64_t(2 * kThreads));
-  // A thread per vertex at most: the skewed graph's 3,000 vertices take 12 blocks.
+  EXPECT_EQ(sized.shape(pipe, OutlineGrid{10, 1, 2}).grid_threads, uint64_t(2 * kThreads));
+  // No more blocks than 3,000 threads fill: 12.
   check_outlined_bfs<Twc<kThreads>>({"a thread per vertex", OutlineMode::persistent,
                                      kAlbDefaultThreshold, Distribution::cyclic, 0,
                                      OutlineGrid{skewed_graph().num_vertices()}});
 }
 
-// The blocks a persistent kernel runs on: resident, a thread per item at
-// most and at least one; or the run's request, up to those resident.
+// The blocks a persistent kernel runs on: resident, no more than its
+// threads fill and at least min_blocks (and one); or the run's request,
+// up to those resident.
 TEST(OutlineGrid, BlocksAreResidentAndNeededOrRequested) {
   EXPECT_EQ(OutlineGrid{}.blocks(1056, 256), 1056u);
   EXPECT_EQ(OutlineGrid{0}.blocks(1056, 256), 1u);
+  EXPECT_EQ((OutlineGrid{0, 0}).blocks(1056, 256), 1u);
   EXPECT_EQ(OutlineGrid{256}.blocks(1056, 256), 1u);
   EXPECT_EQ(OutlineGrid{257}.blocks(1056, 256), 2u);
   EXPECT_EQ(OutlineGrid{2642}.blocks(1056, 256), 11u);
+  EXPECT_EQ((OutlineGrid{2642, 264}).blocks(1056, 256), 264u);
+  EXPECT_EQ((OutlineGrid{2642, 5000}).blocks(1056, 256), 1056u);
   EXPECT_EQ(OutlineGrid{uint64_t{1} << 40}.blocks(1056, 256), 1056u);
-  EXPECT_EQ((OutlineGrid{~uint64_t{0}, 7}).blocks(1056, 256), 7u);
-  EXPECT_EQ((OutlineGrid{2642, 4}).blocks(1056, 256), 4u);
-  EXPECT_EQ((OutlineGrid{2642, 50}).blocks(1056, 256), 50u);
-  EXPECT_EQ((OutlineGrid{10, 5000}).blocks(1056, 256), 1056u);
+  EXPECT_EQ((OutlineGrid{~uint64_t{0}, 1, 7}).blocks(1056, 256), 7u);
+  EXPECT_EQ((OutlineGrid{2642, 264, 4}).blocks(1056, 256), 4u);
+  EXPECT_EQ((OutlineGrid{10, 1, 5000}).blocks(1056, 256), 1056u);
+}
+
+// Iterations take a thread per vertex; a pipe loop's light rounds a thread
+// per two vertices and two blocks per SM at least; a request wins.
+TEST(OutlineGrid, LoopsOfEachKindSizeTheirGrids) {
+  EXPECT_EQ(iterations_grid(2642).blocks(1056, 256), 11u);
+  EXPECT_EQ(iterations_grid(2642, 3).blocks(1056, 256), 3u);
+  EXPECT_EQ(iterations_grid(uint64_t{1} << 24).blocks(1056, 256), 1056u);
+  EXPECT_EQ(pipe_loop_grid(2642, 132).blocks(1056, 256), 264u);      // minnesota
+  EXPECT_EQ(pipe_loop_grid(129164, 132).blocks(1056, 256), 264u);    // usroads
+  EXPECT_EQ(pipe_loop_grid(325557, 132).blocks(1056, 256), 636u);    // cnr-2000
+  EXPECT_EQ(pipe_loop_grid(uint64_t{1} << 24, 132).blocks(1056, 256), 1056u);
+  EXPECT_EQ(pipe_loop_grid(2642, 132, 9).blocks(1056, 256), 9u);
+  EXPECT_EQ(pipe_loop_grid(0, 132).blocks(100, 256), 100u);  // two per SM, but resident first
 }
 
 TEST(Outline, AlbBfsSetsHugeVerticesAsideInTheSameKernel) {

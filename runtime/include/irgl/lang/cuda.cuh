@@ -294,9 +294,9 @@ class Pipe {
   // (gpu/schedule/heavy_round.h).
   uint64_t heavy_round_items() const { return heavy_line_.items; }
   gpu::InputEdgesCheck heavy_round_check() const;
-  // The grid of such a kernel: a thread per vertex of the graph at most,
-  // or the run's --outline-blocks.
-  gpu::schedule::OutlineGrid outline_grid() const { return {graph_.num_nodes(), outline_blocks_}; }
+  // The grid of such a kernel (gpu/schedule/grid.cuh: pipe_loop_grid), or
+  // the run's --outline-blocks.
+  gpu::schedule::OutlineGrid outline_grid() const;
 
  private:
   // This part's input size (size() without the other parts).

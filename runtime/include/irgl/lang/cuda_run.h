@@ -21,8 +21,8 @@ struct CudaRun {
   gpu::schedule::OutlineMode outline = gpu::schedule::OutlineMode::automatic;  // --outline
   gpu::FrontierMode frontier = gpu::FrontierMode::automatic;                   // --frontier
   // --outline-blocks: the blocks an outlined loop's kernel launches, up to
-  // those resident (gpu/schedule/grid.cuh: OutlineGrid); 0: no more than
-  // a thread per vertex of the graph.
+  // those resident; 0: by the loop's kind and graph (gpu/schedule/grid.cuh:
+  // iterations_grid, pipe_loop_grid).
   unsigned outline_blocks = 0;
   // Where the run records its launches (programs built with --instrument=load)
   // and its pipes' frontier choices; none: not recorded.

@@ -26,19 +26,43 @@
 namespace irgl::gpu::schedule {
 
 // How many blocks a persistent kernel launches: no more than are resident
-// at once, and by default no more than a thread per item of the loop (its
-// graph's vertices), so that a small graph's barriers span a few blocks;
-// or as many as the run asks for (--outline-blocks).
+// at once; by default no more than the loop's threads fill and no fewer
+// than min_blocks, so that a small graph's barriers span fewer blocks; or
+// as many as the run asks for (--outline-blocks).
 struct OutlineGrid {
-  uint64_t items = ~uint64_t{0};  // the loop's vertices; unknown: no cap
-  unsigned requested = 0;         // the run's blocks; 0: a thread per item
+  uint64_t threads = ~uint64_t{0};  // the most threads the loop uses; unknown: no cap
+  uint64_t min_blocks = 1;
+  unsigned requested = 0;  // the run's blocks; 0: by threads and min_blocks
 
   unsigned blocks(unsigned resident, unsigned block_threads) const {
-    const uint64_t needed = items / block_threads + (items % block_threads != 0);
-    const uint64_t wanted = requested != 0 ? requested : std::max<uint64_t>(needed, 1);
-    return unsigned(std::min<uint64_t>(resident, wanted));
+    const uint64_t needed = threads / block_threads + (threads % block_threads != 0);
+    const uint64_t wanted = requested != 0 ? requested : std::max<uint64_t>(needed, min_blocks);
+    return unsigned(std::min<uint64_t>(resident, std::max<uint64_t>(wanted, 1)));
   }
 };
+
+// A loop of iterations passes over every vertex: a thread per vertex. pr on
+// monaco, minnesota and usroads took 1.5-1.7x longer on the whole resident
+// grid, and 1.1-2.4x longer with 2 or 4 vertices per thread (H200,
+// docs/experiments/2026-11-30-iteration-outlining.md).
+inline OutlineGrid iterations_grid(uint64_t vertices, unsigned requested = 0) {
+  return {vertices, 1, requested};
+}
+
+// A pipe loop's rounds in the kernel are light (outline.cuh: heavy ones go
+// to the host) and walk a frontier, not every vertex: a thread per two
+// vertices, and at least two blocks per SM. On the road and web graphs
+// (bfs, sssp, cc; H200) 256 blocks were the fastest or within a few
+// percent of it: usroads sssp 3.02 ms against 3.67 on every resident
+// block and 3.38 at a thread per vertex (505 blocks), minnesota sssp 0.35
+// against 0.43 at a thread per vertex (11 blocks); fewer were slower, up
+// to 2.3x at 32 (docs/experiments/2026-11-30-outline-grid.md).
+inline constexpr uint64_t kRoundVerticesPerThread = 2;
+inline constexpr unsigned kRoundMinBlocksPerSm = 2;
+inline OutlineGrid pipe_loop_grid(uint64_t vertices, unsigned sm_count, unsigned requested = 0) {
+  return {vertices / kRoundVerticesPerThread + vertices % kRoundVerticesPerThread,
+          uint64_t(kRoundMinBlocksPerSm) * sm_count, requested};
+}
 
 // What the host tells a persistent kernel about a loop.
 struct OutlineShape {

@@ -4,8 +4,9 @@
 //
 // in ONE kernel launch instead of a launch (plus a host round trip to read
 // the pipe's size) per round. The persistent kernel runs on a grid that is
-// resident as a whole (cooperative launch) and separates rounds, and the
-// phases of a schedule within a round, by grid-wide barriers. Everything
+// resident as a whole (cooperative launch; its size: grid.cuh,
+// pipe_loop_grid) and separates rounds, and the phases of a schedule
+// within a round, by grid-wide barriers. Everything
 // the host used to decide between launches is decided on the device:
 //   - the loop's exit (the input queue is empty, or a push overflowed),
 //   - the pipe's swap (queue views rotate with the round number),
@@ -464,10 +465,8 @@ class OutlinedLoop {
 // launches and host round trips (pr on a road graph of 2,600 vertices
 // took 50 us an iteration, almost all of it launches and reduction
 // reads). The grid has no more blocks than the loop's vertices need (a
-// thread per vertex), so that a small graph's barriers span a few blocks:
-// pr on monaco, minnesota and usroads took 0.40, 0.46 and 0.73 ms so, 1.5-
-// 1.7x more on the whole resident grid, and 1.1-2.4x more with 2 or 4
-// vertices per thread (H200). Unlike a pipe loop's
+// thread per vertex: grid.cuh, iterations_grid), so that a small graph's
+// barriers span a few blocks. Unlike a pipe loop's
 // heavy rounds, no iteration goes back to the host under
 // OutlineMode::automatic: a pass over all vertices runs as fast inside the
 // kernel (ALB's row tiles included), within 3% on RMAT 20 and 22 and 1.4x
@@ -502,17 +501,17 @@ class OutlinedIterations {
   using Variant = typename Builds::Variant;
 
  public:
-  // The persistent grid for passes over grid.items vertices, for the
-  // policies' InGrid<...>::items(): resident, and no more blocks than
-  // `grid` allows.
-  OutlineShape shape(const OutlineGrid& grid) {
-    grid_ = grid;
+  // The persistent grid for passes over `vertices` vertices, for the
+  // policies' InGrid<...>::items(): resident, and a thread per vertex at
+  // most (iterations_grid), or the `requested` blocks (0: none).
+  OutlineShape shape(uint64_t vertices, unsigned requested = 0) {
+    grid_ = iterations_grid(vertices, requested);
     OutlineShape shape;
     shape.grid_threads = uint64_t(blocks(Builds::inspecting())) * BlockThreads;
-    shape.pipe_capacity = grid.items;  // ALB sets aside at most every vertex; row tiles cut them
+    shape.pipe_capacity = vertices;  // ALB sets aside at most every vertex; row tiles cut them
     shape.place = LoopPlace::all_nodes;
     shape.chunk_items = std::min<uint64_t>(std::max<uint64_t>(shape.grid_threads * 16, 1u << 20),
-                                           std::max<uint64_t>(grid.items, 1));
+                                           std::max<uint64_t>(vertices, 1));
     return shape;
   }
 
