@@ -299,6 +299,24 @@ TEST(Outline, AutoRunsTheKernelBuiltForItsPick) {
   }
 }
 
+// The in-kernel pick is the rules' pick where a kernel is built for it: a
+// pass over all vertices of a road graph runs thread, its light rounds a
+// warp per vertex; hubs run ALB. Needs no GPU.
+TEST(AutoInKernel, PicksTheRulesScheduleForTheLoopsPlace) {
+  GraphShape road;
+  road.vertices = 129164;
+  road.edges = 330870;
+  road.max_degree = 7;
+  road.deviation = 1.0;
+  EXPECT_EQ(in_kernel_pick(road, LoopPlace::all_nodes), AutoPick::thread);
+  EXPECT_EQ(in_kernel_pick(road, LoopPlace::light_round), AutoPick::warp);
+  GraphShape hubs = road;
+  hubs.max_degree = 100000;
+  hubs.deviation = 300;
+  EXPECT_EQ(in_kernel_pick(hubs, LoopPlace::all_nodes), AutoPick::alb);
+  EXPECT_EQ(in_kernel_pick(GraphShape{}, LoopPlace::all_nodes), AutoPick::alb);  // unknown graph
+}
+
 // Alb<B, Tuning> caps the default threshold at its tuning's kThresholdCap
 // (a loop without accumulators on a grid larger than the cap).
 struct SmallCap : AlbTuning {

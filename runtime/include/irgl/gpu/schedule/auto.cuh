@@ -74,8 +74,12 @@ uint64_t warp_round_items(const RunOptions& options, unsigned sm_count) {
 
 // The schedules a persistent kernel may be built with for auto: each is a
 // kernel of its own, compiled into every program with an outlined auto
-// loop. ALB covers TWC (its lean kernel) and the hubs.
-inline constexpr AutoPick kInKernelPicks[] = {AutoPick::warp, AutoPick::block,
+// loop. ALB covers TWC (its lean kernel) and the hubs. Thread is the
+// rules' pick for passes over all vertices of roads and grids; ALB's lean
+// TWC in its place took cc_afforest's two linking iterations 1.2-1.7x
+// longer than the host's thread launches (H200,
+// docs/experiments/2026-11-30-outline-grid.md).
+inline constexpr AutoPick kInKernelPicks[] = {AutoPick::thread, AutoPick::warp, AutoPick::block,
                                               AutoPick::merge_path, AutoPick::alb};
 
 // The schedule of an outlined loop's in-kernel steps: the rules' choice
