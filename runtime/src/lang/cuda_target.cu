@@ -106,7 +106,8 @@ TargetOption outline_blocks_option(CudaRun& run) {
   return count_option("outline-blocks",
                       "the blocks an outlined loop's kernel runs on, up to those resident at "
                       "once (default: a pipe loop two per SM, or a thread per two vertices of "
-                      "a larger graph; a loop of iterations a thread per vertex)",
+                      "a larger graph; a loop of iterations a thread per vertex, one per SM at "
+                      "least)",
                       "outline blocks",
                       [&run](uint64_t blocks) { run.outline_blocks = unsigned(blocks); },
                       UINT32_MAX);

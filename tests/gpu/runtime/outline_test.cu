@@ -202,12 +202,14 @@ TEST(OutlineGrid, BlocksAreResidentAndNeededOrRequested) {
   EXPECT_EQ((OutlineGrid{10, 1, 5000}).blocks(1056, 256), 1056u);
 }
 
-// Iterations take a thread per vertex; a pipe loop's light rounds a thread
-// per two vertices and two blocks per SM at least; a request wins.
+// Iterations take a thread per vertex and a block per SM at least; a pipe
+// loop's light rounds a thread per two vertices and two blocks per SM at
+// least; a request wins.
 TEST(OutlineGrid, LoopsOfEachKindSizeTheirGrids) {
-  EXPECT_EQ(iterations_grid(2642).blocks(1056, 256), 11u);
-  EXPECT_EQ(iterations_grid(2642, 3).blocks(1056, 256), 3u);
-  EXPECT_EQ(iterations_grid(uint64_t{1} << 24).blocks(1056, 256), 1056u);
+  EXPECT_EQ(iterations_grid(2642, 132).blocks(1056, 256), 132u);     // minnesota
+  EXPECT_EQ(iterations_grid(129164, 132).blocks(1056, 256), 505u);   // usroads
+  EXPECT_EQ(iterations_grid(2642, 132, 3).blocks(1056, 256), 3u);
+  EXPECT_EQ(iterations_grid(uint64_t{1} << 24, 132).blocks(1056, 256), 1056u);
   EXPECT_EQ(pipe_loop_grid(2642, 132).blocks(1056, 256), 264u);      // minnesota
   EXPECT_EQ(pipe_loop_grid(129164, 132).blocks(1056, 256), 264u);    // usroads
   EXPECT_EQ(pipe_loop_grid(325557, 132).blocks(1056, 256), 636u);    // cnr-2000

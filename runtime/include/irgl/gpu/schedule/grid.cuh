@@ -41,12 +41,15 @@ struct OutlineGrid {
   }
 };
 
-// A loop of iterations passes over every vertex: a thread per vertex. pr on
-// monaco, minnesota and usroads took 1.5-1.7x longer on the whole resident
-// grid, and 1.1-2.4x longer with 2 or 4 vertices per thread (H200,
-// docs/experiments/2026-11-30-iteration-outlining.md).
-inline OutlineGrid iterations_grid(uint64_t vertices, unsigned requested = 0) {
-  return {vertices, 1, requested};
+// A loop of iterations passes over every vertex: a thread per vertex, and
+// a block per SM at least. pr on monaco, minnesota and usroads took
+// 1.5-1.7x longer on the whole resident grid, and 1.1-2.4x longer with 2
+// or 4 vertices per thread (H200,
+// docs/experiments/2026-11-30-iteration-outlining.md); on rome99's 14
+// blocks cc_afforest's linking took 0.131 ms, 0.084 on 132
+// (docs/experiments/2026-11-30-outline-grid.md).
+inline OutlineGrid iterations_grid(uint64_t vertices, unsigned sm_count, unsigned requested = 0) {
+  return {vertices, sm_count, requested};
 }
 
 // A pipe loop's rounds in the kernel are light (outline.cuh: heavy ones go

@@ -465,8 +465,8 @@ class OutlinedLoop {
 // launches and host round trips (pr on a road graph of 2,600 vertices
 // took 50 us an iteration, almost all of it launches and reduction
 // reads). The grid has no more blocks than the loop's vertices need (a
-// thread per vertex: grid.cuh, iterations_grid), so that a small graph's
-// barriers span a few blocks. Unlike a pipe loop's
+// thread per vertex, a block per SM at least: grid.cuh, iterations_grid),
+// so that a small graph's barriers span few blocks. Unlike a pipe loop's
 // heavy rounds, no iteration goes back to the host under
 // OutlineMode::automatic: a pass over all vertices runs as fast inside the
 // kernel (ALB's row tiles included), within 3% on RMAT 20 and 22 and 1.4x
@@ -502,10 +502,11 @@ class OutlinedIterations {
 
  public:
   // The persistent grid for passes over `vertices` vertices, for the
-  // policies' InGrid<...>::items(): resident, and a thread per vertex at
-  // most (iterations_grid), or the `requested` blocks (0: none).
+  // policies' InGrid<...>::items(): resident, and sized by iterations_grid,
+  // or the `requested` blocks (0: none).
   OutlineShape shape(uint64_t vertices, unsigned requested = 0) {
-    grid_ = iterations_grid(vertices, requested);
+    if (sm_count_ == 0) sm_count_ = unsigned(query_device().sm_count);
+    grid_ = iterations_grid(vertices, sm_count_, requested);
     OutlineShape shape;
     shape.grid_threads = uint64_t(blocks(Builds::inspecting())) * BlockThreads;
     shape.pipe_capacity = vertices;  // ALB sets aside at most every vertex; row tiles cut them
@@ -537,6 +538,7 @@ class OutlinedIterations {
 
   Builds builds_;
   OutlineGrid grid_{1};
+  unsigned sm_count_ = 0;  // queried once
   DeviceBuffer<uint64_t> block_sums_;
 };
 
