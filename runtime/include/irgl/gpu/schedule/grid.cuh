@@ -59,7 +59,7 @@ inline OutlineGrid iterations_grid(uint64_t vertices, unsigned sm_count, unsigne
 // percent of it: usroads sssp 3.02 ms against 3.67 on every resident
 // block and 3.38 at a thread per vertex (505 blocks), minnesota sssp 0.35
 // against 0.43 at a thread per vertex (11 blocks); fewer were slower, up
-// to 2.3x at 32 (docs/experiments/2026-11-30-outline-grid.md).
+// to 3.0x at 32 (docs/experiments/2026-11-30-outline-grid.md).
 inline constexpr uint64_t kRoundVerticesPerThread = 2;
 inline constexpr unsigned kRoundMinBlocksPerSm = 2;
 inline OutlineGrid pipe_loop_grid(uint64_t vertices, unsigned sm_count, unsigned requested = 0) {
