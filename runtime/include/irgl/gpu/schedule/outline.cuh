@@ -245,6 +245,12 @@ class PersistentBuilds {
     return blocks;
   }
 
+  // The GPU's SMs (asked once), which the grid and heavy lines scale with.
+  unsigned sm_count() {
+    if (sm_count_ == 0) sm_count_ = unsigned(query_device().sm_count);
+    return sm_count_;
+  }
+
  private:
   static constexpr bool kRunsAuto = RoundsRunAuto<Steps>::value;
 
@@ -260,6 +266,7 @@ class PersistentBuilds {
   }
 
   unsigned blocks_[2 + kAutoPicks] = {};
+  unsigned sm_count_ = 0;
 };
 
 // The builds of outlined_pipe_kernel for one Rounds type.
@@ -350,8 +357,7 @@ class OutlinedLoop {
   uint64_t heavy_items(const Variant& variant, const HostRounds& host) {
     if (heavy_items_) return heavy_items_;
     if (host.heavy_items) return std::max(threads(variant), host.heavy_items);
-    if (sm_count_ == 0) sm_count_ = unsigned(query_device().sm_count);
-    return std::max(threads(variant), heavy_round_line(GraphShape{}, sm_count_).items);
+    return std::max(threads(variant), heavy_round_line(GraphShape{}, builds_.sm_count()).items);
   }
 
   // The persistent kernel run() launches for `rounds`: built without ALB's
@@ -435,7 +441,6 @@ class OutlinedLoop {
   Builds builds_;
   OutlineGrid grid_;
   uint64_t heavy_items_ = 0;
-  unsigned sm_count_ = 0;  // queried once, for the default heavy line
   DeviceBuffer<OutlineControl> control_;
   PinnedBuffer<OutlineControl> host_control_;
   DeviceBuffer<uint64_t> block_sums_;
@@ -505,8 +510,7 @@ class OutlinedIterations {
   // policies' InGrid<...>::items(): resident, and sized by iterations_grid,
   // or the `requested` blocks (0: none).
   OutlineShape shape(uint64_t vertices, unsigned requested = 0) {
-    if (sm_count_ == 0) sm_count_ = unsigned(query_device().sm_count);
-    grid_ = iterations_grid(vertices, sm_count_, requested);
+    grid_ = iterations_grid(vertices, builds_.sm_count(), requested);
     OutlineShape shape;
     shape.grid_threads = uint64_t(blocks(Builds::inspecting())) * BlockThreads;
     shape.pipe_capacity = vertices;  // ALB sets aside at most every vertex; row tiles cut them
@@ -538,7 +542,6 @@ class OutlinedIterations {
 
   Builds builds_;
   OutlineGrid grid_{1};
-  unsigned sm_count_ = 0;  // queried once
   DeviceBuffer<uint64_t> block_sums_;
 };
 
