@@ -301,22 +301,54 @@ TEST(Outline, AutoRunsTheKernelBuiltForItsPick) {
   }
 }
 
-// The in-kernel pick is the rules' pick where a kernel is built for it: a
-// pass over all vertices of a road graph runs thread, its light rounds a
-// warp per vertex; hubs run ALB. Needs no GPU.
-TEST(AutoInKernel, PicksTheRulesScheduleForTheLoopsPlace) {
+// A step whose edges cost unalike (RunOptions::edge_work_varies) takes
+// the in-kernel pick for that shape: merge-path on a graph with hubs, where
+// the host launches LB.
+TEST(Outline, AutoInKernelFollowsTheEdgeCost) {
+  IRGL_REQUIRE_GPU();
+  const CsrGraph skewed = skewed_graph();
+  using AutoRounds = ExpandRounds<Auto<kThreads>>;
+  static OutlinedLoop<kThreads, AutoRounds> loop;
+  static State<ExpandBody> state;
+  const DeviceGraph device(skewed);
+  Pipe pipe(skewed.num_edges() + skewed.num_vertices());
+  AutoRounds rounds;
+  rounds.expand.g = irgl::lang::view_of(device);
+  RunOptions options;
+  options.graph = shape_of_degrees(skewed.out_offsets.data(), skewed.num_vertices());
+  options.edge_work_varies = true;
+  rounds.items = InGrid<Auto<kThreads>>::items(rounds.expand, state, options, loop.shape(pipe));
+  EXPECT_EQ(rounds.items.auto_pick, AutoPick::merge_path);
+  EXPECT_EQ(loop.kernel_for(rounds),
+            reinterpret_cast<const void*>(
+                outlined_pipe_kernel<kThreads, AutoRounds, false, AutoPick::merge_path>));
+}
+
+// The in-kernel pick is the rules' pick for the loop's shape where a
+// kernel is built for it: a pass over all vertices of a road graph runs
+// thread, its light rounds a warp per vertex; hubs run ALB, or merge-path
+// in place of LB where edges cost unalike (cc_afforest's links). Needs no
+// GPU.
+TEST(AutoInKernel, PicksTheRulesScheduleForTheLoopsShape) {
   GraphShape road;
   road.vertices = 129164;
   road.edges = 330870;
   road.max_degree = 7;
   road.deviation = 1.0;
-  EXPECT_EQ(in_kernel_pick(road, LoopPlace::all_nodes), AutoPick::thread);
-  EXPECT_EQ(in_kernel_pick(road, LoopPlace::light_round), AutoPick::warp);
+  const LoopShape pass{LoopPlace::all_nodes};
+  const LoopShape light{LoopPlace::light_round};
+  LoopShape uneven_pass = pass;
+  uneven_pass.edge_work_varies = true;
+  EXPECT_EQ(in_kernel_pick(road, pass), AutoPick::thread);
+  EXPECT_EQ(in_kernel_pick(road, light), AutoPick::warp);
+  EXPECT_EQ(in_kernel_pick(road, uneven_pass), AutoPick::thread);
   GraphShape hubs = road;
   hubs.max_degree = 100000;
   hubs.deviation = 300;
-  EXPECT_EQ(in_kernel_pick(hubs, LoopPlace::all_nodes), AutoPick::alb);
-  EXPECT_EQ(in_kernel_pick(GraphShape{}, LoopPlace::all_nodes), AutoPick::alb);  // unknown graph
+  EXPECT_EQ(in_kernel_pick(hubs, pass), AutoPick::alb);
+  ASSERT_EQ(auto_pick(hubs, uneven_pass), AutoPick::lb);  // the host's pick
+  EXPECT_EQ(in_kernel_pick(hubs, uneven_pass), AutoPick::merge_path);
+  EXPECT_EQ(in_kernel_pick(GraphShape{}, pass), AutoPick::alb);  // unknown graph
 }
 
 // Alb<B, Tuning> caps the default threshold at its tuning's kThresholdCap

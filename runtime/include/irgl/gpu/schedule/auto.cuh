@@ -83,13 +83,17 @@ inline constexpr AutoPick kInKernelPicks[] = {AutoPick::thread, AutoPick::warp, 
                                               AutoPick::merge_path, AutoPick::alb};
 
 // The schedule of an outlined loop's in-kernel steps: the rules' choice
-// for `place` (a light round of a pipe loop, or a pass over all vertices
-// in a loop of iterations) on the graph, if a persistent kernel is built
-// for it, else ALB. The same for every step of a loop (the kernel is built
-// for one pick).
+// for the loop's shape (a light round of a pipe loop or a pass over all
+// vertices, whether the Body accumulates, whether its edges cost alike)
+// on the graph, where a persistent kernel is built for it. The picks
+// without a build run their nearest built one: LB (every edge spread over
+// the grid) merge-path, which spreads edges and items alike; TWC ALB, whose
+// lean kernel is TWC. The same for every step of a loop (the kernel is
+// built for one pick).
 template <class Tuning = AutoTuning>
-AutoPick in_kernel_pick(const GraphShape& graph, LoopPlace place = LoopPlace::light_round) {
-  const AutoPick pick = auto_pick(graph, LoopShape{place, false, false}, Tuning::kRules);
+AutoPick in_kernel_pick(const GraphShape& graph, const LoopShape& loop) {
+  AutoPick pick = auto_pick(graph, loop, Tuning::kRules);
+  if (pick == AutoPick::lb) pick = AutoPick::merge_path;
   for (AutoPick built : kInKernelPicks)
     if (built == pick) return pick;
   return AutoPick::alb;
@@ -134,7 +138,11 @@ struct InGrid<Auto<B, Tuning>> {
   template <class Body, class StateT>
   static GridItems<Body> items(const Body& body, StateT& state, const RunOptions& options,
                                const OutlineShape& shape) {
-    const AutoPick pick = in_kernel_pick<Tuning>(options.graph, shape.place);
+    LoopShape loop;
+    loop.place = shape.place;
+    loop.accumulates = Body::kHasAccum;
+    loop.edge_work_varies = options.edge_work_varies;
+    const AutoPick pick = in_kernel_pick<Tuning>(options.graph, loop);
     if (options.auto_log) options.auto_log->record_persistent(options.kernel_name, pick);
     GridItems<Body> grid_items = with_auto_policy<B>(pick, [&](auto policy) {
       return InGrid<decltype(policy)>::items(body, state, options, shape);
