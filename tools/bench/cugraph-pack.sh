@@ -54,6 +54,16 @@ site.getsitepackages() and the user site, not in sys.path.  Either use
 PYTHONUSERBASE as above (user site = \$S), or
   PYTHONPATH=\$S LD_LIBRARY_PATH=\$S/nvidia/cu13/lib python3 ...
 
+A lean pack (--exclude 'nvidia_*' --exclude 'cupy*' --exclude 'numpy*'
+--exclude 'cuda_*': 108 MB, carried in four parts) uses the GPU machine's
+own CUDA wheels; libcuvs needs nvJitLink 13.3 or newer (its symbol
+__nvJitLinkCreate_13_3), which that machine's lacked: carry the
+libnvJitLink.so.13 of the nvidia_nvjitlink wheel, its folder first:
+  LD_LIBRARY_PATH=NVJITLINK_DIR:\$(ls -d \$S/*/lib64 | tr '\n' :)NVIDIA_LIB_DIRS
+  PYTHONPATH=\$S python3 ...
+(NVIDIA_LIB_DIRS: the folders of the lib*.so* under python3's nvidia
+package; ran with pylibcugraph 26.10 on an H200, 2026-11-30).
+
 Exit status non-zero on any failure; a fatbin that cannot be parsed makes
 fatbin_slim.py refuse before writing anything, and the half-built site
 directory and parts are removed.

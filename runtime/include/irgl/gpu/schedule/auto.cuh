@@ -85,11 +85,14 @@ inline constexpr AutoPick kInKernelPicks[] = {AutoPick::thread, AutoPick::warp, 
 // The schedule of an outlined loop's in-kernel steps: the rules' choice
 // for the loop's shape (a light round of a pipe loop or a pass over all
 // vertices, whether the Body accumulates, whether its edges cost alike)
-// on the graph, where a persistent kernel is built for it. The picks
-// without a build run their nearest built one: LB (every edge spread over
-// the grid) merge-path, which spreads edges and items alike; TWC ALB, whose
-// lean kernel is TWC. The same for every step of a loop (the kernel is
-// built for one pick).
+// on the graph, where a persistent kernel is built for it; TWC runs ALB,
+// whose lean kernel is TWC. LB runs merge-path: in cc_afforest's outlined
+// linking (edges of unequal cost on graphs with hubs) merge-path took
+// 0.409 ms on cnr-2000 where LB and ALB took 0.554 (H200,
+// docs/experiments/2026-11-30-outline-grid.md). No outlined loop walks
+// tc's edges, for which merge-path is the slowest of the three (3-4x LB,
+// docs/data/bench/auto-large-h100.md). The same for every step of a loop
+// (the kernel is built for one pick).
 template <class Tuning = AutoTuning>
 AutoPick in_kernel_pick(const GraphShape& graph, const LoopShape& loop) {
   AutoPick pick = auto_pick(graph, loop, Tuning::kRules);
