@@ -124,6 +124,15 @@ struct VirtualWarpTile {
   }
 };
 
+// A whole block of B threads as a tile for run_edges_strided: its vote is
+// a block-wide barrier, so every thread of the block must take part.
+template <int B>
+struct BlockTile {
+  __device__ unsigned thread_rank() const { return threadIdx.x; }
+  __device__ unsigned num_threads() const { return B; }
+  __device__ bool any(bool predicate) const { return __syncthreads_or(predicate) != 0; }
+};
+
 // Combines every lane's accumulator over a tile of at most 32 threads; all
 // lanes get the total.
 template <class Body, class Tile, class Accum = typename Body::Accum>

@@ -178,20 +178,8 @@ struct TwcAgent : AgentBase<B, Body, Counters> {
     if constexpr (Huge::kHandsOver)
       if (threadIdx.x == 0) blocks_done = huge.read_blocks_done();
     Accum accum = Body::identity();
-    if constexpr (!kBodySettles<Body>) {
-      for (uint64_t e = temp.owner_begin + threadIdx.x; e < temp.owner_end; e += B) {
-        body.edge(temp.owner_vertex, e, temp.owner_closure, accum);
-        counters.edges(1);
-      }
-    } else {
-      for (uint64_t base = temp.owner_begin; base < temp.owner_end; base += B) {
-        if (base + threadIdx.x < temp.owner_end) {
-          body.edge(temp.owner_vertex, base + threadIdx.x, temp.owner_closure, accum);
-          counters.edges(1);
-        }
-        if (__syncthreads_or(Body::settled(accum))) break;  // the whole block's vote
-      }
-    }
+    run_edges_strided(BlockTile<B>{}, body, temp.owner_vertex, temp.owner_closure,
+                      temp.owner_begin, temp.owner_end, accum, counters);
     if constexpr (Body::kHasAccum) {
       using BlockReduce = typename TempStorage::BlockReduce;
       accum = BlockReduce(temp.temp.reduce).Reduce(accum, CombineAccum<Body>());
