@@ -54,6 +54,19 @@ struct ExpandRounds {
   }
 };
 
+// ExpandRounds that name their arrays (shared_placement.cuh): a small
+// graph's loop runs on one block in shared memory.
+template <class Policy, class Body = ExpandBody>
+struct SharedExpandRounds : ExpandRounds<Policy, Body> {
+  template <class Place>
+  IRGL_HD void place(Place& place) {
+    Body& expand = this->expand;
+    expand.g = expand.g.placed(place);
+    expand.level.data = place.read_write(expand.level.data, expand.g.num_nodes());
+    expand.edges_seen.data = place.read_write(expand.edges_seen.data, expand.g.num_nodes());
+  }
+};
+
 struct Case {
   const char* name;
   OutlineMode mode;
@@ -63,8 +76,13 @@ struct Case {
   OutlineGrid grid{};    // the persistent kernel's blocks; default: all resident
 };
 
-template <class Policy, class Body = ExpandBody>
-void check_outlined_bfs(const Case& c, const CsrGraph& host = skewed_graph(), VertexId source = 5) {
+// Runs the outlined bfs twice and checks its levels, rounds and edges;
+// returns whether the loop ran on one block in shared memory.
+template <class Policy, class Body = ExpandBody,
+          template <class, class> class RoundsOf = ExpandRounds>
+bool check_outlined_bfs(const Case& c, const CsrGraph& host = skewed_graph(), VertexId source = 5,
+                        SharedLoops shared = SharedLoops::automatic) {
+  using Rounds = RoundsOf<Policy, Body>;
   SCOPED_TRACE(c.name);
   SCOPED_TRACE(to_string(c.mode));
   SCOPED_TRACE(host.name);
@@ -76,15 +94,16 @@ void check_outlined_bfs(const Case& c, const CsrGraph& host = skewed_graph(), Ve
   Pipe pipe(host.num_edges() + host.num_vertices());
   pipe.reset({source});
 
-  static OutlinedLoop<kThreads, ExpandRounds<Policy, Body>> loop;
+  static OutlinedLoop<kThreads, Rounds> loop;
   static State<Body> state;
+  loop.set_shared_loops(shared);
   OutlineShape shape = loop.shape(pipe, c.grid);
   if (c.chunk_items) shape.chunk_items = c.chunk_items;
   RunOptions options;
   options.alb_threshold = c.alb_threshold;
   options.alb_distribution = c.distribution;
   options.graph = shape_of_degrees(host.out_offsets.data(), host.num_vertices());
-  ExpandRounds<Policy, Body> rounds;
+  Rounds rounds;
   rounds.expand = Body{graph, Worklist{pipe.in()}, Worklist{pipe.out()}, {level.data()},
                        {edges_seen.data()}};
   rounds.items = InGrid<Policy>::items(rounds.expand, state, options, shape);
@@ -103,7 +122,8 @@ void check_outlined_bfs(const Case& c, const CsrGraph& host = skewed_graph(), Ve
   const std::vector<uint32_t> seen = edges_seen.download();
   for (VertexId v = 0; v < host.num_vertices(); ++v)
     if (expected[v] != kUnvisited)
-      ASSERT_EQ(seen[v], host.out_offsets[v + 1] - host.out_offsets[v]) << "vertex " << v;
+      EXPECT_EQ(seen[v], host.out_offsets[v + 1] - host.out_offsets[v]) << "vertex " << v;
+  return loop.ran_shared();
 }
 
 constexpr Case kPersistent{"default", OutlineMode::persistent, kAlbDefaultThreshold,
@@ -127,6 +147,29 @@ TEST(Outline, TwcBfsMatchesTheCpu) {
   IRGL_REQUIRE_GPU();
   check_outlined_bfs<Twc<kThreads>>(kPersistent);
   check_outlined_bfs<Twc<kThreads>>(kGraph);
+}
+
+// A small graph's loop whose Rounds name their arrays runs on one block
+// with the graph, the levels and the queues in shared memory, under every
+// kind of schedule (auto's steps a thread per item there; the hubs of
+// skewed_graph reach TWC's warp and block bins); the same levels, rounds
+// and edges as the CPU. Off, or too large, it runs on the grid.
+TEST(Outline, SmallGraphLoopRunsInSharedMemory) {
+  IRGL_REQUIRE_GPU();
+  const CsrGraph small = skewed_graph(1500, 6000);
+  EXPECT_TRUE((check_outlined_bfs<ThreadMapped<kThreads>, ExpandBody, SharedExpandRounds>(
+      kPersistent, small)));
+  EXPECT_TRUE((check_outlined_bfs<Warp<kThreads>, ExpandBody, SharedExpandRounds>(kPersistent, small)));
+  EXPECT_TRUE((check_outlined_bfs<Twc<kThreads>, ExpandBody, SharedExpandRounds>(kPersistent, small)));
+  EXPECT_TRUE((check_outlined_bfs<Auto<kThreads>, ExpandBody, SharedExpandRounds>(kPersistent, small)));
+  EXPECT_TRUE((check_outlined_bfs<Alb<kThreads>, PlainExpandBody, SharedExpandRounds>(
+      kPersistent, small)));
+  EXPECT_FALSE((check_outlined_bfs<Twc<kThreads>, ExpandBody, SharedExpandRounds>(
+      kPersistent, small, 5, SharedLoops::off)));
+  const CsrGraph large = skewed_graph(20000, 80000);
+  EXPECT_FALSE((check_outlined_bfs<Twc<kThreads>, ExpandBody, SharedExpandRounds>(kPersistent, large)));
+  // Under OutlineMode::graph the rounds stay launches of the grid's kernel.
+  EXPECT_FALSE((check_outlined_bfs<Twc<kThreads>, ExpandBody, SharedExpandRounds>(kGraph, small)));
 }
 
 TEST(Outline, EdgeBalancedBfsMatchesTheCpuInChunks) {

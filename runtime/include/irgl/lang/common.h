@@ -129,6 +129,17 @@ class Graph {
     max_in_degree_ = in;
   }
 
+  // This graph with its adjacency arrays placed by `place` (read-only
+  // copies, e.g. in one block's shared memory:
+  // gpu/schedule/shared_placement.cuh), its vertices and degrees as they are.
+  template <class Place>
+  IRGL_HD Graph placed(Place& place) const {
+    Graph copy = *this;
+    copy.out_ = placed(place, out_);
+    copy.in_ = placed(place, in_);
+    return copy;
+  }
+
   IRGL_HD bool has_weights() const { return out_.weights != nullptr; }
   IRGL_HD bool has_in_edges() const { return in_.offsets != nullptr; }
   IRGL_HD const AdjacencyView& out() const { return out_; }
@@ -143,6 +154,13 @@ class Graph {
       T value;
     } pun{word};
     return pun.value;
+  }
+
+  template <class Place>
+  IRGL_HD AdjacencyView placed(Place& place, const AdjacencyView& view) const {
+    if (!view.offsets) return view;
+    return {place.read_only(view.offsets, uint64_t(nodes_) + 1),
+            place.read_only(view.neighbors, edges_), place.read_only(view.weights, edges_)};
   }
 
   uint32_t nodes_ = 0;

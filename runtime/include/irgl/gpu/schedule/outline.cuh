@@ -62,6 +62,7 @@
 #include "irgl/gpu/device_info.h"
 #include "irgl/gpu/schedule/options.h"
 #include "irgl/gpu/schedule/schedules.cuh"
+#include "irgl/gpu/schedule/shared_placement.cuh"
 #include "irgl/gpu/worklist/conversions.cuh"
 #include "irgl/gpu/worklist/pipe.cuh"
 
@@ -160,6 +161,66 @@ __global__ void __launch_bounds__(BlockThreads)
   if (global_thread() == 0) {
     pipe.control->rounds = round;
     if (signal) cudaGraphSetConditional(condition, next_here ? 1u : 0u);
+  }
+}
+#endif
+
+// Whether a Rounds type names what its steps touch (`place`,
+// shared_placement.cuh), so that a small graph's loop can run on one block
+// with those arrays in shared memory.
+template <class Rounds, class = void>
+struct RoundsPlaceShared : std::false_type {};
+template <class Rounds>
+struct RoundsPlaceShared<Rounds, std::void_t<decltype(std::declval<Rounds&>().place(
+                                     std::declval<SharedPlacement&>()))>> : std::true_type {};
+
+// Where a loop on one block keeps things in its shared memory: the control
+// block, the pipe's two queues, then the arrays its steps touch.
+struct SharedLoopLayout {
+  uint64_t capacity = 0;  // items of each queue
+  IRGL_HD uint64_t control_bytes() const { return SharedPlacement::aligned(sizeof(OutlineControl)); }
+  IRGL_HD uint64_t queue_bytes() const { return SharedPlacement::aligned(capacity * sizeof(VertexId)); }
+  IRGL_HD uint64_t arrays_offset() const { return control_bytes() + 2 * queue_bytes(); }
+};
+
+#if defined(__CUDACC__)
+// The rounds of a small graph's loop on one block, from round
+// control->rounds until the pipe is empty or a push overflowed: the
+// control block, the queues and the arrays `rounds.place()` names are
+// copied into shared memory, the rounds run between block barriers, and
+// the written arrays and the control block go back at the end. No round
+// goes to the host (the graph is small).
+template <int BlockThreads, class Rounds, AutoPick Pick>
+__global__ void __launch_bounds__(BlockThreads)
+    outlined_pipe_shared_kernel(Rounds rounds, OutlinedPipe pipe) {
+  extern __shared__ __align__(16) char shared[];
+  const SharedLoopLayout layout{pipe.capacity};
+  OutlinedPipe local = pipe;
+  local.control = reinterpret_cast<OutlineControl*>(shared);
+  local.items[0] = reinterpret_cast<VertexId*>(shared + layout.control_bytes());
+  local.items[1] = reinterpret_cast<VertexId*>(shared + layout.control_bytes() + layout.queue_bytes());
+  const uint64_t first = min(uint64_t(pipe.control->queues[0].pushed), pipe.capacity);
+  if (threadIdx.x == 0) *local.control = *pipe.control;
+  for (uint64_t i = threadIdx.x; i < first; i += BlockThreads) local.items[0][i] = pipe.items[0][i];
+  SharedPlacement placement(shared + layout.arrays_offset());
+  rounds.place(placement);
+  __syncthreads();
+
+  PersistentGridRound<false, Pick, StepsAlbScratch<Rounds>::value> grid;  // one block
+  grid.block_sums = pipe.block_sums;
+  uint64_t round = local.control->rounds;
+  bool next_here = local.template runs_here<BlockThreads>(round);
+  while (next_here) {
+    if (threadIdx.x == 0) local.control->queues[(round + 2) % 3] = QueueCounters{0, 0, 0};
+    rounds.template round<BlockThreads>(grid, local.queue(round), local.queue(round + 1));
+    __syncthreads();
+    next_here = local.template runs_here<BlockThreads>(++round);
+  }
+  __syncthreads();  // every thread has read the control block
+  placement.write_back();
+  if (threadIdx.x == 0) {
+    local.control->rounds = round;
+    *pipe.control = *local.control;
   }
 }
 #endif
@@ -269,7 +330,8 @@ class PersistentBuilds {
   unsigned sm_count_ = 0;
 };
 
-// The builds of outlined_pipe_kernel for one Rounds type.
+// The builds of outlined_pipe_kernel for one Rounds type, and of its
+// one-block form in shared memory.
 template <int BlockThreads, class Rounds>
 struct PipeRoundKernels {
   template <bool Inspects, AutoPick Pick>
@@ -277,7 +339,17 @@ struct PipeRoundKernels {
     return reinterpret_cast<const void*>(
         outlined_pipe_kernel<BlockThreads, Rounds, Inspects, Pick>);
   }
+  // Auto steps run a thread per item there: a warp per vertex would leave
+  // one block's rounds to its 8 warps.
+  static const void* shared() {
+    constexpr AutoPick kPick = RoundsRunAuto<Rounds>::value ? AutoPick::thread : AutoPick::alb;
+    return reinterpret_cast<const void*>(outlined_pipe_shared_kernel<BlockThreads, Rounds, kPick>);
+  }
 };
+
+// Whether an outlined loop whose Rounds name their arrays runs a small
+// graph's rounds on one block in shared memory (when they fit).
+enum class SharedLoops { off, automatic };
 
 // The host side of one outlined loop (a static per loop in generated code).
 // Rounds: round<B>(grid, in, out) on the device (as in the file's comment),
@@ -320,17 +392,22 @@ class OutlinedLoop {
   // most half of heavy_items(), the rounds return to the device. The pipe
   // is empty after. Throws std::runtime_error when a round pushed more than
   // a queue holds (as Pipe's size check does). Each device phase ends with
-  // one copy and one stream synchronization.
+  // one copy and one stream synchronization. Rounds that name their arrays
+  // (RoundsPlaceShared) run on one block in shared memory when the arrays
+  // and the queues fit there (SharedLoops::automatic, not under
+  // OutlineMode::graph), every round on the device.
   uint64_t run(const Rounds& rounds, Pipe& pipe, OutlineMode mode, const HostRounds& host = {}) {
     const Variant variant = Builds::variant_of(rounds);
-    const bool hand_over = mode == OutlineMode::automatic && host.run;
+    const uint64_t shared = mode == OutlineMode::graph ? 0 : shared_bytes(rounds, pipe);
+    ran_shared_ = shared != 0;
+    const bool hand_over = mode == OutlineMode::automatic && host.run && !shared;
     const uint64_t heavy = hand_over ? heavy_items(variant, host) : ~uint64_t{0};
     const HostRounds none;
     const HostRounds& checks = hand_over ? host : none;  // no hand-over: no edge checks
     uint64_t device_rounds = 0;
     for (;;) {
-      const OutlineControl& control =
-          run_on_device(rounds, variant, pipe, mode, heavy, checks.heavy_edges, checks.dense);
+      const OutlineControl& control = run_on_device(rounds, variant, pipe, mode, heavy,
+                                                    checks.heavy_edges, checks.dense, shared);
       device_rounds += control.rounds;
       const QueueCounters& next = control.queues[control.rounds % 3];
       if (next.overflow) throw std::runtime_error(overflow_message(next.pushed, pipe.capacity()));
@@ -351,6 +428,28 @@ class OutlinedLoop {
   // Sets the size above which OutlineMode::automatic leaves a round to the
   // host (0: the default, heavy_items()). For tests.
   void set_heavy_items(uint64_t items) { heavy_items_ = items; }
+
+  // Whether run() may put a small graph's loop on one block in shared
+  // memory (the default: automatic), and whether the last run did.
+  void set_shared_loops(SharedLoops shared) { shared_loops_ = shared; }
+  bool ran_shared() const { return ran_shared_; }
+
+  // The dynamic shared memory the one-block kernel needs for `rounds` over
+  // `pipe`, or 0 when it cannot run (its Rounds name no arrays, more than
+  // SharedPlacement::kMaxArrays, or they and the queues do not fit).
+  uint64_t shared_bytes(const Rounds& rounds, const Pipe& pipe) {
+    if constexpr (!RoundsPlaceShared<Rounds>::value) {
+      return 0;
+    } else {
+      if (shared_loops_ == SharedLoops::off) return 0;
+      Rounds sizing = rounds;
+      SharedPlacement plan;
+      sizing.place(plan);
+      if (plan.overflowed()) return 0;
+      const uint64_t bytes = SharedLoopLayout{pipe.capacity()}.arrays_offset() + plan.bytes();
+      return bytes <= shared_limit() ? bytes : 0;
+    }
+  }
 
   // The size above which a round may be heavy: host.heavy_items (0: the
   // default line on this GPU), but at least the persistent grid's threads.
@@ -376,10 +475,11 @@ class OutlinedLoop {
   // Device rounds from the pipe's input until it is empty, heavy (more
   // than `heavy` items and the edges `heavy_edges` asks for) or has the
   // edges `dense` asks for; returns the control block, copied to the host.
+  // `shared`: the one-block kernel's shared memory, 0: the grid's kernel.
   const OutlineControl& run_on_device(const Rounds& rounds, const Variant& variant, Pipe& pipe,
                                       OutlineMode mode, uint64_t heavy,
                                       const InputEdgesCheck& heavy_edges,
-                                      const InputEdgesCheck& dense) {
+                                      const InputEdgesCheck& dense, uint64_t shared) {
     cudaStream_t stream = pipe.stream();
     prepare(variant);
     OutlinedPipe view;
@@ -394,7 +494,9 @@ class OutlinedLoop {
     IRGL_CUDA_CHECK(cudaMemsetAsync(view.control, 0, sizeof(OutlineControl), stream));
     IRGL_CUDA_CHECK(cudaMemcpyAsync(&view.control->queues[0], pipe.in().counters,
                                     sizeof(QueueCounters), cudaMemcpyDeviceToDevice, stream));
-    if (mode == OutlineMode::graph) {
+    if (shared) {
+      launch_shared(rounds, view, shared, stream);
+    } else if (mode == OutlineMode::graph) {
       launch_graph(variant, rounds, view, stream);
     } else {
       uint64_t max_rounds = ~uint64_t{0};
@@ -438,8 +540,41 @@ class OutlinedLoop {
     IRGL_CUDA_CHECK(cudaGraphLaunch(graph_.exec, stream));
   }
 
+  // The one-block kernel, on `shared` bytes of dynamic shared memory.
+  void launch_shared(const Rounds& rounds, const OutlinedPipe& view, uint64_t shared,
+                     cudaStream_t stream) {
+    if constexpr (RoundsPlaceShared<Rounds>::value) {
+      Rounds rounds_arg = rounds;
+      OutlinedPipe view_arg = view;
+      void* args[] = {&rounds_arg, &view_arg};
+      IRGL_CUDA_CHECK(cudaLaunchKernel(Kernels::shared(), 1, BlockThreads, args, size_t(shared), stream));
+      IRGL_CUDA_CHECK_LAUNCH();
+    }
+  }
+
+  // The most dynamic shared memory the one-block kernel can take (asked
+  // once, and granted to it then).
+  uint64_t shared_limit() {
+    if (shared_limit_ == 0) {
+      int device = 0, optin = 0;
+      IRGL_CUDA_CHECK(cudaGetDevice(&device));
+      IRGL_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+      cudaFuncAttributes attributes{};
+      IRGL_CUDA_CHECK(cudaFuncGetAttributes(&attributes, Kernels::shared()));
+      const int dynamic = optin - int(attributes.sharedSizeBytes);
+      IRGL_CUDA_CHECK(cudaFuncSetAttribute(Kernels::shared(),
+                                           cudaFuncAttributeMaxDynamicSharedMemorySize, dynamic));
+      shared_limit_ = uint64_t(std::max(dynamic, 1));
+    }
+    return shared_limit_;
+  }
+
+  using Kernels = PipeRoundKernels<BlockThreads, Rounds>;
   Builds builds_;
   OutlineGrid grid_;
+  SharedLoops shared_loops_ = SharedLoops::automatic;
+  bool ran_shared_ = false;
+  uint64_t shared_limit_ = 0;
   uint64_t heavy_items_ = 0;
   DeviceBuffer<OutlineControl> control_;
   PinnedBuffer<OutlineControl> host_control_;
