@@ -135,6 +135,39 @@ void write_schedule_members(CodeWriter& out, const std::vector<Step>& steps,
   out.line("schedule::AutoPick auto_pick() const { return " + pick + "; }");
 }
 
+// The graph parameter of a step's kernel, or null.
+const KernelParam* graph_param(const Step& step) {
+  for (const KernelParam& param : step.kernel->params)
+    if (param.kind == ParamKind::graph) return &param;
+  return nullptr;
+}
+
+// place(): the arrays the steps touch, so that a small graph's loop can run
+// on one block with them in shared memory (schedule/shared_placement.cuh):
+// each step's graph, read only, and its vertex data, copied back after
+// (Arrays, whose sizes the Body does not know, stay where they are).
+// Every kernel takes the graph (the frontend requires it); without one the
+// loop would have no place() and run on the grid.
+void write_placement(CodeWriter& out, const Module& module, const std::vector<Step>& steps) {
+  for (const Step& step : steps)
+    if (!graph_param(step)) return;
+  out.line();
+  out.comment("The arrays the steps touch, for a small graph's loop on one block in shared memory");
+  out.comment("(schedule/shared_placement.cuh; --outline-shared).");
+  out.line("template <class Place>");
+  out.open("IRGL_HD void place(Place& place) {");
+  for (const Step& step : steps) {
+    const std::string graph = step.member + "." + graph_param(step)->var.name;
+    out.line(graph + " = " + graph + ".placed(place);");
+    for (const std::string& name : step.kernel->fields_used) {
+      if (!module.find_field(name)->per_vertex) continue;
+      const std::string view = step.member + "." + name + ".data";
+      out.line(view + " = place.read_write(" + view + ", " + graph + ".num_nodes());");
+    }
+  }
+  out.close();
+}
+
 void write_rounds_struct(CodeWriter& out, const Module& module, const HostStmt& loop,
                          const BackendOptions& options) {
   const std::vector<Step> steps = steps_of(module, loop);
@@ -148,6 +181,7 @@ void write_rounds_struct(CodeWriter& out, const Module& module, const HostStmt& 
     out.line("schedule::GridItems<" + body_name(*step.kernel) + "> " + step.member + "_items;");
   }
   write_schedule_members(out, steps, options);
+  write_placement(out, module, steps);
   out.line();
   out.line("template <int BlockThreads, class Grid>");
   out.line("__device__ void round(const Grid& grid, const irgl::gpu::SparseQueueView& in,");
@@ -418,6 +452,7 @@ void write_pipe_loop(CodeWriter& out, const Module& module, const HostStmt& loop
                      options);
   out.line("const schedule::OutlineShape irgl_shape = irgl_loop.shape(" + loop.name + ".storage(), " +
            loop.name + ".outline_grid());");
+  out.line("irgl_loop.set_shared_loops(" + run + ".outline_shared);");
   out.line(rounds_type + " irgl_rounds;");
   write_step_items(out, steps, "irgl_rounds",
                    [](const Step& step) { return comma_separated(step.launch->args); }, options);

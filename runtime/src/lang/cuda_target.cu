@@ -113,6 +113,18 @@ TargetOption outline_blocks_option(CudaRun& run) {
                       UINT32_MAX);
 }
 
+TargetOption outline_shared_option(CudaRun& run) {
+  return {"outline-shared",
+          "auto (the default): an outlined pipe loop whose graph, vertex data and queues fit "
+          "in one block's shared memory runs there, on one block; off: on the grid",
+          [&run](const std::string& text) {
+            if (text == "auto") run.outline_shared = schedule::SharedLoops::automatic;
+            else if (text == "off") run.outline_shared = schedule::SharedLoops::off;
+            else throw InputError::in("--outline-shared", not_one_of(text, "auto or off"));
+            return "outline shared: " + text;
+          }};
+}
+
 TargetOption frontier_option(CudaRun& run) {
   return {"frontier",
           "the form of each round's frontier: auto (the default: chosen per round from the "
@@ -192,6 +204,7 @@ std::vector<TargetOption> cuda_run_options(CudaRun& run, const ProgramDescriptio
     options.push_back(outline_option(run));
     options.push_back(heavy_round_option(run));
     options.push_back(outline_blocks_option(run));
+    options.push_back(outline_shared_option(run));
   }
   if (chooses_frontiers) options.push_back(frontier_option(run));
   if (description.task_pools)

@@ -59,6 +59,11 @@ const char* to_string(OutlineMode mode);
 // Parses a mode name; false when `text` names none.
 bool parse_outline_mode(const std::string& text, OutlineMode& mode);
 
+// Whether an outlined pipe loop may run a small graph's rounds on one block
+// with its arrays in shared memory, when they fit (--outline-shared;
+// outline.cuh, shared_placement.cuh).
+enum class SharedLoops : uint8_t { automatic, off };
+
 // One launch site's options: what irglc compiled into it and what the run
 // overrides. ALB's parameters resolve in one place, alb_*_of() below.
 struct RunOptions {

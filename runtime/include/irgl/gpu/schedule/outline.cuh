@@ -347,9 +347,6 @@ struct PipeRoundKernels {
   }
 };
 
-// Whether an outlined loop whose Rounds name their arrays runs a small
-// graph's rounds on one block in shared memory (when they fit).
-enum class SharedLoops { off, automatic };
 
 // The host side of one outlined loop (a static per loop in generated code).
 // Rounds: round<B>(grid, in, out) on the device (as in the file's comment),
