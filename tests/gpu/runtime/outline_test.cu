@@ -685,5 +685,27 @@ TEST(Outline, AnOverflowingRoundIsAnError) {
   }
 }
 
+// A push past the queues on one block in shared memory is the same error.
+TEST(Outline, AnOverflowingRoundInSharedMemoryIsAnError) {
+  IRGL_REQUIRE_GPU();
+  const CsrGraph host = skewed_graph(1500, 6000);
+  const DeviceGraph device(host);
+  DeviceBuffer<uint32_t> level(host.num_vertices()), edges_seen(host.num_vertices());
+  start_levels(level, 5);
+  Pipe pipe(64);  // vertex 5 alone reaches 300 vertices
+  pipe.reset({5});
+  static OutlinedLoop<kThreads, SharedExpandRounds<Twc<kThreads>>> loop;
+  SharedExpandRounds<Twc<kThreads>> rounds;
+  rounds.expand = ExpandBody{irgl::lang::view_of(device), Worklist{pipe.in()}, Worklist{pipe.out()},
+                             {level.data()}, {edges_seen.data()}};
+  try {
+    loop.run(rounds, pipe, OutlineMode::persistent);
+    ADD_FAILURE() << "no error";
+  } catch (const std::runtime_error& error) {
+    EXPECT_NE(std::string(error.what()).find("worklist overflow"), std::string::npos) << error.what();
+  }
+  EXPECT_TRUE(loop.ran_shared());
+}
+
 }  // namespace
 }  // namespace irgl::gpu::schedule
