@@ -139,17 +139,12 @@ struct OutlinedPipe {
 };
 
 #if defined(__CUDACC__)
-// Runs up to max_rounds rounds of `rounds`, from round control->rounds, with
-// a grid barrier after each, while rounds run here (runs_here). With
-// `signal`, sets the CUDA graph's condition to whether the next one does.
-// AlbInspects, Pick: the kernel's build (PersistentGridRound).
-template <int BlockThreads, class Rounds, bool AlbInspects, AutoPick Pick = AutoPick::alb>
-__global__ void __launch_bounds__(BlockThreads)
-    outlined_pipe_kernel(Rounds rounds, OutlinedPipe pipe, uint64_t max_rounds, bool signal,
-                         cudaGraphConditionalHandle condition) {
-  PersistentGridRound<AlbInspects, Pick, StepsAlbScratch<Rounds>::value> grid;
-  grid.block_sums = pipe.block_sums;
-  uint64_t round = pipe.control->rounds;
+// Runs up to max_rounds rounds of `rounds` from round `round`, with a grid
+// barrier after each, while rounds run here (runs_here); `round` ends at
+// the first round not run. Returns whether that one would run here.
+template <int BlockThreads, class Rounds, class Grid>
+__device__ bool run_rounds(Rounds& rounds, const Grid& grid, const OutlinedPipe& pipe,
+                           uint64_t max_rounds, uint64_t& round) {
   bool next_here = pipe.template runs_here<BlockThreads>(round);
   for (uint64_t done = 0; done < max_rounds && next_here; ++done) {
     if (global_thread() == 0) pipe.control->queues[(round + 2) % 3] = QueueCounters{0, 0, 0};
@@ -157,6 +152,21 @@ __global__ void __launch_bounds__(BlockThreads)
     grid.sync();
     next_here = pipe.template runs_here<BlockThreads>(++round);
   }
+  return next_here;
+}
+
+// Runs up to max_rounds rounds of `rounds`, from round control->rounds
+// (run_rounds). With `signal`, sets the CUDA graph's condition to whether
+// the next one runs here. AlbInspects, Pick: the kernel's build
+// (PersistentGridRound).
+template <int BlockThreads, class Rounds, bool AlbInspects, AutoPick Pick = AutoPick::alb>
+__global__ void __launch_bounds__(BlockThreads)
+    outlined_pipe_kernel(Rounds rounds, OutlinedPipe pipe, uint64_t max_rounds, bool signal,
+                         cudaGraphConditionalHandle condition) {
+  PersistentGridRound<AlbInspects, Pick, StepsAlbScratch<Rounds>::value> grid;
+  grid.block_sums = pipe.block_sums;
+  uint64_t round = pipe.control->rounds;
+  const bool next_here = run_rounds<BlockThreads>(rounds, grid, pipe, max_rounds, round);
   grid.sync();  // every thread has read control->rounds
   if (global_thread() == 0) {
     pipe.control->rounds = round;
@@ -184,12 +194,13 @@ struct SharedLoopLayout {
 };
 
 #if defined(__CUDACC__)
-// The rounds of a small graph's loop on one block, from round
-// control->rounds until the pipe is empty or a push overflowed: the
-// control block, the queues and the arrays `rounds.place()` names are
-// copied into shared memory, the rounds run between block barriers, and
-// the written arrays and the control block go back at the end. No round
-// goes to the host (the graph is small).
+// The rounds of a small graph's loop on one block, from round 0 (the host
+// resets the control block; the pipe's input is queue 0) until the pipe is
+// empty or a push overflowed: the control block, the queues and the arrays
+// `rounds.place()` names are copied into shared memory, the rounds run
+// between block barriers (run_rounds on a grid of one block), and the
+// written arrays and the control block go back at the end. No round goes
+// to the host (the graph is small).
 template <int BlockThreads, class Rounds, AutoPick Pick>
 __global__ void __launch_bounds__(BlockThreads)
     outlined_pipe_shared_kernel(Rounds rounds, OutlinedPipe pipe) {
@@ -209,13 +220,7 @@ __global__ void __launch_bounds__(BlockThreads)
   PersistentGridRound<false, Pick, StepsAlbScratch<Rounds>::value> grid;  // one block
   grid.block_sums = pipe.block_sums;
   uint64_t round = local.control->rounds;
-  bool next_here = local.template runs_here<BlockThreads>(round);
-  while (next_here) {
-    if (threadIdx.x == 0) local.control->queues[(round + 2) % 3] = QueueCounters{0, 0, 0};
-    rounds.template round<BlockThreads>(grid, local.queue(round), local.queue(round + 1));
-    __syncthreads();
-    next_here = local.template runs_here<BlockThreads>(++round);
-  }
+  run_rounds<BlockThreads>(rounds, grid, local, ~uint64_t{0}, round);
   __syncthreads();  // every thread has read the control block
   placement.write_back();
   if (threadIdx.x == 0) {
