@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <functional>
 #include <numeric>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -77,11 +78,13 @@ struct Case {
 };
 
 // Runs the outlined bfs twice and checks its levels, rounds and edges;
-// returns whether the loop ran on one block in shared memory.
+// returns the rounds of the last run on one block in shared memory (the
+// most items a round there may take: one_block_items, or the default).
 template <class Policy, class Body = ExpandBody,
           template <class, class> class RoundsOf = ExpandRounds>
-bool check_outlined_bfs(const Case& c, const CsrGraph& host = skewed_graph(), VertexId source = 5,
-                        SharedLoops shared = SharedLoops::automatic) {
+uint64_t check_outlined_bfs(const Case& c, const CsrGraph& host = skewed_graph(), VertexId source = 5,
+                            SharedLoops shared = SharedLoops::automatic,
+                            std::optional<uint64_t> one_block_items = std::nullopt) {
   using Rounds = RoundsOf<Policy, Body>;
   SCOPED_TRACE(c.name);
   SCOPED_TRACE(to_string(c.mode));
@@ -97,6 +100,7 @@ bool check_outlined_bfs(const Case& c, const CsrGraph& host = skewed_graph(), Ve
   static OutlinedLoop<kThreads, Rounds> loop;
   static State<Body> state;
   loop.set_shared_loops(shared);
+  loop.set_one_block_items(one_block_items);
   OutlineShape shape = loop.shape(pipe, c.grid);
   if (c.chunk_items) shape.chunk_items = c.chunk_items;
   RunOptions options;
@@ -123,7 +127,7 @@ bool check_outlined_bfs(const Case& c, const CsrGraph& host = skewed_graph(), Ve
   for (VertexId v = 0; v < host.num_vertices(); ++v)
     if (expected[v] != kUnvisited)
       EXPECT_EQ(seen[v], host.out_offsets[v + 1] - host.out_offsets[v]) << "vertex " << v;
-  return loop.ran_shared();
+  return loop.shared_rounds();
 }
 
 constexpr Case kPersistent{"default", OutlineMode::persistent, kAlbDefaultThreshold,
@@ -170,6 +174,48 @@ TEST(Outline, SmallGraphLoopRunsInSharedMemory) {
   EXPECT_FALSE((check_outlined_bfs<Twc<kThreads>, ExpandBody, SharedExpandRounds>(kPersistent, large)));
   // Under OutlineMode::graph the rounds stay launches of the grid's kernel.
   EXPECT_FALSE((check_outlined_bfs<Twc<kThreads>, ExpandBody, SharedExpandRounds>(kGraph, small)));
+}
+
+// The rounds of a BFS from `source` that run on one block when it takes
+// inputs of at most one_block_items and the grid hands back inputs of at
+// most a quarter of that (OutlinedLoop::run_small): round r's input is
+// level r.
+uint64_t one_block_rounds(const CsrGraph& graph, VertexId source, uint64_t one_block_items) {
+  uint64_t rounds = 0;
+  const std::vector<uint32_t> levels = cpu_levels(graph, source, rounds);
+  std::vector<uint64_t> sizes(rounds, 0);
+  for (uint32_t level : levels)
+    if (level != kUnvisited) ++sizes[level];
+  bool on_one_block = true;
+  uint64_t count = 0;
+  for (uint64_t size : sizes) {
+    if (on_one_block && size > one_block_items) on_one_block = false;
+    else if (!on_one_block && size <= one_block_items / 4) on_one_block = true;
+    count += on_one_block;
+  }
+  return count;
+}
+
+// A round of more items than one block takes runs on the grid, which hands
+// the rounds back once they are light: skewed_graph(1500, 6000)'s levels
+// from vertex 5 hold 1, 302, 667, 468, 48 and 1 vertices, so that with 200
+// items a round, rounds 0, 4 and 5 run on one block. A first round too
+// large for one block copies nothing into shared memory.
+TEST(Outline, SmallGraphLoopMovesBetweenOneBlockAndTheGrid) {
+  IRGL_REQUIRE_GPU();
+  const CsrGraph small = skewed_graph(1500, 6000);
+  EXPECT_EQ(one_block_rounds(small, 5, 200), 3u);
+  EXPECT_EQ((check_outlined_bfs<Auto<kThreads>, ExpandBody, SharedExpandRounds>(
+                kPersistent, small, 5, SharedLoops::automatic, 200)),
+            3u);
+  EXPECT_EQ((check_outlined_bfs<Twc<kThreads>, ExpandBody, SharedExpandRounds>(
+                kPersistent, small, 5, SharedLoops::automatic, 16)),
+            one_block_rounds(small, 5, 16));
+  EXPECT_EQ((check_outlined_bfs<ThreadMapped<kThreads>, ExpandBody, SharedExpandRounds>(
+                kPersistent, small, 5, SharedLoops::automatic, 0)),
+            0u);
+  EXPECT_EQ((check_outlined_bfs<Auto<kThreads>, ExpandBody, SharedExpandRounds>(kPersistent, small)),
+            one_block_rounds(small, 5, 4 * kThreads));
 }
 
 TEST(Outline, EdgeBalancedBfsMatchesTheCpuInChunks) {

@@ -192,7 +192,10 @@ struct Worklist {
 // schedule flushes the Body (gpu::BlockStage; a full stage falls back to
 // warp-aggregated pushes). Slot tells apart the stages of the worklists one
 // kernel pushes to. The Body's begin() and flush() must call begin() and
-// flush() on it.
+// flush() on it. A queue in shared memory (a small graph's loop on one
+// block, schedule/outline.cuh) takes each push with a shared atomic of its
+// own: a stage would copy each item twice and cost four barriers a round
+// there, and a warp's aggregation costs more than the atomics it saves.
 template <int Slot>
 struct StagedWorklist : Worklist {
   static constexpr int kStageItems = 2048;
@@ -203,12 +206,22 @@ struct StagedWorklist : Worklist {
 #if defined(__CUDACC__)
   using Stage = gpu::BlockStage<Slot, kStageItems>;
   __device__ __forceinline__ void push(Node n) const {
-    if (enqueues(n)) Stage::push(queue, n);
+    if (!enqueues(n)) return;
+    if (in_shared_memory()) queue.push_uncoalesced(n);
+    else Stage::push(queue, n);
+  }
+  // The same in every thread of the block (one queue): barriers stay uniform.
+  template <int BlockThreads>
+  __device__ __forceinline__ void begin() const {
+    if (!in_shared_memory()) Stage::template begin<BlockThreads>();
   }
   template <int BlockThreads>
-  __device__ __forceinline__ void begin() const { Stage::template begin<BlockThreads>(); }
-  template <int BlockThreads>
-  __device__ __forceinline__ void flush() const { Stage::template flush<BlockThreads>(queue); }
+  __device__ __forceinline__ void flush() const {
+    if (!in_shared_memory()) Stage::template flush<BlockThreads>(queue);
+  }
+
+ private:
+  __device__ __forceinline__ bool in_shared_memory() const { return __isShared(queue.counters); }
 #endif
 };
 

@@ -52,6 +52,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -116,19 +117,23 @@ struct OutlinedPipe {
   uint64_t heavy_items = ~uint64_t{0};
   InputEdgesCheck heavy_edges;
   InputEdgesCheck dense;  // so does an input whose output pays as a bitmap
+  // An input of at most light_items items ends it too (a small graph's loop
+  // goes back to one block, OutlinedLoop::run).
+  uint64_t light_items = 0;
 
 #if defined(__CUDACC__)
   __device__ SparseQueueView queue(uint64_t round) const {
-    return {items[round & 1], capacity, &control->queues[round % 3]};
+    // A select, not items[round & 1]: a dynamic index would put the array in local memory.
+    return {round & 1 ? items[1] : items[0], capacity, &control->queues[round % 3]};
   }
-  // Whether round `round` runs in the kernel: its input holds items, is not
-  // heavy and has fewer edges than `dense` asks for, and the round before it
-  // did not overflow its output. Block-collective (the edge checks); the
+  // Whether round `round` runs in the kernel: its input holds more than
+  // light_items items, is not heavy and has fewer edges than `dense` asks
+  // for, and the round before it did not overflow its output. Block-collective (the edge checks); the
   // counters are the same in every thread, so are the branches.
   template <int BlockThreads>
   __device__ bool runs_here(uint64_t round) const {
     const QueueCounters& in = control->queues[round % 3];
-    if (in.pushed == 0 || in.overflow != 0) return false;
+    if (in.pushed <= light_items || in.overflow != 0) return false;
     if (in.pushed > heavy_items &&
         (heavy_edges.edges == 0 ||
          heavy_edges.template reached<BlockThreads>(queue(round), in.pushed)))
@@ -194,24 +199,33 @@ struct SharedLoopLayout {
 };
 
 #if defined(__CUDACC__)
-// The rounds of a small graph's loop on one block, from round 0 (the host
-// resets the control block; the pipe's input is queue 0) until the pipe is
-// empty or a push overflowed: the control block, the queues and the arrays
-// `rounds.place()` names are copied into shared memory, the rounds run
-// between block barriers (run_rounds on a grid of one block), and the
-// written arrays and the control block go back at the end. No round goes
-// to the host (the graph is small).
+// The rounds of a small graph's loop on one block, from round 0 (the pipe's
+// input, whose counters are `input`, is queue 0) while they run here
+// (OutlinedPipe::runs_here: the pipe is not empty, no push overflowed, an
+// input has at most heavy_items items): the control block, the queues and
+// the arrays `rounds.place()` names are copied into shared memory, the
+// rounds run between block barriers (run_rounds on a grid of one block),
+// and the written arrays and the control block go back at the end. Nothing
+// is copied when round 0 does not run here.
 template <int BlockThreads, class Rounds, AutoPick Pick>
 __global__ void __launch_bounds__(BlockThreads)
-    outlined_pipe_shared_kernel(Rounds rounds, OutlinedPipe pipe) {
+    outlined_pipe_shared_kernel(Rounds rounds, OutlinedPipe pipe, const QueueCounters* input) {
   extern __shared__ __align__(16) char shared[];
   const SharedLoopLayout layout{pipe.capacity};
   OutlinedPipe local = pipe;
   local.control = reinterpret_cast<OutlineControl*>(shared);
   local.items[0] = reinterpret_cast<VertexId*>(shared + layout.control_bytes());
   local.items[1] = reinterpret_cast<VertexId*>(shared + layout.control_bytes() + layout.queue_bytes());
-  const uint64_t first = min(uint64_t(pipe.control->queues[0].pushed), pipe.capacity);
-  if (threadIdx.x == 0) *local.control = *pipe.control;
+  const uint64_t first = min(uint64_t(input->pushed), pipe.capacity);
+  if (threadIdx.x == 0) {
+    *local.control = OutlineControl{};
+    local.control->queues[0] = *input;
+  }
+  __syncthreads();
+  if (!local.template runs_here<BlockThreads>(0)) {
+    if (threadIdx.x == 0) *pipe.control = *local.control;
+    return;
+  }
   for (uint64_t i = threadIdx.x; i < first; i += BlockThreads) local.items[0][i] = pipe.items[0][i];
   SharedPlacement placement(shared + layout.arrays_offset());
   rounds.place(placement);
@@ -394,35 +408,29 @@ class OutlinedLoop {
   // most half of heavy_items(), the rounds return to the device. The pipe
   // is empty after. Throws std::runtime_error when a round pushed more than
   // a queue holds (as Pipe's size check does). Each device phase ends with
-  // one copy and one stream synchronization. Rounds that name their arrays
-  // (RoundsPlaceShared) run on one block in shared memory when the arrays
-  // and the queues fit there (SharedLoops::automatic, not under
-  // OutlineMode::graph), every round on the device.
+  // one copy and one stream synchronization. The loop of a small graph
+  // runs its light rounds on one block in shared memory (run_small).
   uint64_t run(const Rounds& rounds, Pipe& pipe, OutlineMode mode, const HostRounds& host = {}) {
     const Variant variant = Builds::variant_of(rounds);
+    shared_rounds_ = 0;
     const uint64_t shared = mode == OutlineMode::graph ? 0 : shared_bytes(rounds, pipe);
-    ran_shared_ = shared != 0;
-    const bool hand_over = mode == OutlineMode::automatic && host.run && !shared;
-    const uint64_t heavy = hand_over ? heavy_items(variant, host) : ~uint64_t{0};
-    const HostRounds none;
-    const HostRounds& checks = hand_over ? host : none;  // no hand-over: no edge checks
+    if (shared) return run_small(rounds, variant, pipe, mode, shared);
+    Phase phase;  // without a hand-over, every round on the device
+    if (mode == OutlineMode::automatic && host.run) {
+      phase.heavy_items = heavy_items(variant, host);
+      phase.heavy_edges = host.heavy_edges;
+      phase.dense = host.dense;
+    }
     uint64_t device_rounds = 0;
     for (;;) {
-      const OutlineControl& control = run_on_device(rounds, variant, pipe, mode, heavy,
-                                                    checks.heavy_edges, checks.dense, shared);
+      const OutlineControl& control = run_on_device(rounds, variant, pipe, mode, phase);
       device_rounds += control.rounds;
-      const QueueCounters& next = control.queues[control.rounds % 3];
-      if (next.overflow) throw std::runtime_error(overflow_message(next.pushed, pipe.capacity()));
-      if (next.pushed == 0) {
-        pipe.clear();
-        return device_rounds;
-      }
+      if (finished(control, pipe)) return device_rounds;
       // A heavy input: the host takes the pipe as the device left it.
-      pipe.resume(control.rounds % 2 == 1, &control_.data()->queues[control.rounds % 3]);
       for (;;) {
         const uint64_t size = host.run();
         if (size == 0) return device_rounds;
-        if (size <= heavy / 2) break;
+        if (size <= phase.heavy_items / 2) break;
       }
     }
   }
@@ -432,9 +440,14 @@ class OutlinedLoop {
   void set_heavy_items(uint64_t items) { heavy_items_ = items; }
 
   // Whether run() may put a small graph's loop on one block in shared
-  // memory (the default: automatic), and whether the last run did.
+  // memory (the default: automatic); the rounds the last run ran there.
   void set_shared_loops(SharedLoops shared) { shared_loops_ = shared; }
-  bool ran_shared() const { return ran_shared_; }
+  uint64_t shared_rounds() const { return shared_rounds_; }
+  bool ran_shared() const { return shared_rounds_ != 0; }
+
+  // The most items a round's input may hold to run on one block (the
+  // default: one_block_items()). For tests.
+  void set_one_block_items(std::optional<uint64_t> items) { one_block_items_ = items; }
 
   // The dynamic shared memory the one-block kernel needs for `rounds` over
   // `pipe`, or 0 when it cannot run (its Rounds name no arrays, more than
@@ -469,19 +482,65 @@ class OutlinedLoop {
   }
 
  private:
+  // Where a device phase stops (OutlinedPipe::runs_here, besides an empty
+  // or overflowed pipe), and which kernel runs it.
+  struct Phase {
+    uint64_t heavy_items = ~uint64_t{0};  // with heavy_edges
+    InputEdgesCheck heavy_edges;
+    InputEdgesCheck dense;
+    uint64_t light_items = 0;
+    uint64_t shared = 0;  // the one-block kernel's shared memory; 0: the grid's kernel
+  };
+
+  // A small graph's loop (its arrays and queues fit in one block's shared
+  // memory): rounds whose inputs hold at most one_block_items() run on one
+  // block in shared memory, a larger one on the grid's kernel, which hands
+  // the rounds back once an input holds at most a quarter of that (each
+  // change costs a launch and a copy). None goes to the host.
+  uint64_t run_small(const Rounds& rounds, const Variant& variant, Pipe& pipe, OutlineMode mode,
+                     uint64_t shared) {
+    Phase one_block, grid;
+    one_block.heavy_items = one_block_items();
+    one_block.shared = shared;
+    grid.light_items = one_block_items() / 4;
+    uint64_t device_rounds = 0;
+    for (bool on_one_block = true;; on_one_block = !on_one_block) {
+      const OutlineControl& control =
+          run_on_device(rounds, variant, pipe, mode, on_one_block ? one_block : grid);
+      device_rounds += control.rounds;
+      if (on_one_block) shared_rounds_ += control.rounds;
+      if (finished(control, pipe)) return device_rounds;
+    }
+  }
+
+  // One block's threads take a round of up to four items each: beyond
+  // that, its chain of dependent accesses runs more than four times over
+  // while the grid's round costs a few microseconds whatever its size.
+  uint64_t one_block_items() const { return one_block_items_.value_or(4 * BlockThreads); }
+
+  // Whether the loop is over after a device phase (its input empty: the
+  // pipe is emptied); else the pipe takes the state the phase left.
+  // Throws std::runtime_error when a round overflowed its output.
+  bool finished(const OutlineControl& control, Pipe& pipe) {
+    const QueueCounters& next = control.queues[control.rounds % 3];
+    if (next.overflow) throw std::runtime_error(overflow_message(next.pushed, pipe.capacity()));
+    if (next.pushed == 0) {
+      pipe.clear();
+      return true;
+    }
+    pipe.resume(control.rounds % 2 == 1, &control_.data()->queues[control.rounds % 3]);
+    return false;
+  }
+
   uint64_t threads(const Variant& variant) { return uint64_t(blocks(variant)) * BlockThreads; }
   unsigned blocks(const Variant& variant) {
     return grid_.blocks(builds_.resident_blocks(variant), BlockThreads);
   }
 
-  // Device rounds from the pipe's input until it is empty, heavy (more
-  // than `heavy` items and the edges `heavy_edges` asks for) or has the
-  // edges `dense` asks for; returns the control block, copied to the host.
-  // `shared`: the one-block kernel's shared memory, 0: the grid's kernel.
+  // Device rounds from the pipe's input until it is empty or `phase` stops
+  // them; returns the control block, copied to the host.
   const OutlineControl& run_on_device(const Rounds& rounds, const Variant& variant, Pipe& pipe,
-                                      OutlineMode mode, uint64_t heavy,
-                                      const InputEdgesCheck& heavy_edges,
-                                      const InputEdgesCheck& dense, uint64_t shared) {
+                                      OutlineMode mode, const Phase& phase) {
     cudaStream_t stream = pipe.stream();
     prepare(variant);
     OutlinedPipe view;
@@ -490,15 +549,18 @@ class OutlinedLoop {
     view.capacity = pipe.capacity();
     view.control = control_.data();
     view.block_sums = block_sums_.data();
-    view.heavy_items = heavy;
-    view.heavy_edges = heavy_edges;
-    view.dense = dense;
+    view.heavy_items = phase.heavy_items;
+    view.heavy_edges = phase.heavy_edges;
+    view.dense = phase.dense;
+    view.light_items = phase.light_items;
+    if (phase.shared) {
+      launch_shared(rounds, view, pipe.in().counters, phase.shared, stream);
+      return read_control(view, stream);
+    }
     IRGL_CUDA_CHECK(cudaMemsetAsync(view.control, 0, sizeof(OutlineControl), stream));
     IRGL_CUDA_CHECK(cudaMemcpyAsync(&view.control->queues[0], pipe.in().counters,
                                     sizeof(QueueCounters), cudaMemcpyDeviceToDevice, stream));
-    if (shared) {
-      launch_shared(rounds, view, shared, stream);
-    } else if (mode == OutlineMode::graph) {
+    if (mode == OutlineMode::graph) {
       launch_graph(variant, rounds, view, stream);
     } else {
       uint64_t max_rounds = ~uint64_t{0};
@@ -510,6 +572,11 @@ class OutlinedLoop {
                                                   args, 0, stream));
       IRGL_CUDA_CHECK_LAUNCH();
     }
+    return read_control(view, stream);
+  }
+
+  // The control block the device phase left, on the host.
+  const OutlineControl& read_control(const OutlinedPipe& view, cudaStream_t stream) {
     IRGL_CUDA_CHECK(cudaMemcpyAsync(host_control_.data(), view.control, sizeof(OutlineControl),
                                     cudaMemcpyDeviceToHost, stream));
     IRGL_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -542,13 +609,14 @@ class OutlinedLoop {
     IRGL_CUDA_CHECK(cudaGraphLaunch(graph_.exec, stream));
   }
 
-  // The one-block kernel, on `shared` bytes of dynamic shared memory.
-  void launch_shared(const Rounds& rounds, const OutlinedPipe& view, uint64_t shared,
-                     cudaStream_t stream) {
+  // The one-block kernel, on `shared` bytes of dynamic shared memory; it
+  // sets up the control block itself, from the pipe's `input` counters.
+  void launch_shared(const Rounds& rounds, const OutlinedPipe& view, const QueueCounters* input,
+                     uint64_t shared, cudaStream_t stream) {
     if constexpr (RoundsPlaceShared<Rounds>::value) {
       Rounds rounds_arg = rounds;
       OutlinedPipe view_arg = view;
-      void* args[] = {&rounds_arg, &view_arg};
+      void* args[] = {&rounds_arg, &view_arg, &input};
       IRGL_CUDA_CHECK(cudaLaunchKernel(Kernels::shared(), 1, BlockThreads, args, size_t(shared), stream));
       IRGL_CUDA_CHECK_LAUNCH();
     }
@@ -575,9 +643,10 @@ class OutlinedLoop {
   Builds builds_;
   OutlineGrid grid_;
   SharedLoops shared_loops_ = SharedLoops::automatic;
-  bool ran_shared_ = false;
+  uint64_t shared_rounds_ = 0;
   uint64_t shared_limit_ = 0;
   uint64_t heavy_items_ = 0;
+  std::optional<uint64_t> one_block_items_;
   DeviceBuffer<OutlineControl> control_;
   PinnedBuffer<OutlineControl> host_control_;
   DeviceBuffer<uint64_t> block_sums_;

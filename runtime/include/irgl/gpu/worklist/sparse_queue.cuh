@@ -86,9 +86,16 @@ struct SparseQueueView {
   // Reserves `count` consecutive slots for the calling thread; returns the
   // first. One atomicAdd. Slots at or past capacity are not storage: write
   // them only through write(), which drops them. Raises the overflow flag
-  // when the reservation does not fit.
+  // when the reservation does not fit. Counters in shared memory (a small
+  // graph's loop on one block) count in their low word: shared memory has
+  // no 64-bit atomic add (it would be a CAS loop), and a round there
+  // pushes far fewer than 2^32 items.
   __device__ __forceinline__ uint64_t reserve(uint64_t count) const {
-    const uint64_t first = atomicAdd(&counters->pushed, static_cast<unsigned long long>(count));
+    static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "pushed's low word comes first");
+    const uint64_t first =
+        __isShared(counters)
+            ? atomicAdd(reinterpret_cast<unsigned*>(&counters->pushed), static_cast<unsigned>(count))
+            : atomicAdd(&counters->pushed, static_cast<unsigned long long>(count));
     if (first + count > capacity) counters->overflow = 1;  // benign race: all store 1
     return first;
   }
