@@ -215,7 +215,7 @@ TEST(Outline, SmallGraphLoopMovesBetweenOneBlockAndTheGrid) {
                 kPersistent, small, 5, SharedLoops::automatic, 0)),
             0u);
   EXPECT_EQ((check_outlined_bfs<Auto<kThreads>, ExpandBody, SharedExpandRounds>(kPersistent, small)),
-            one_block_rounds(small, 5, 4 * kThreads));
+            one_block_rounds(small, 5, 16 * kThreads));
 }
 
 TEST(Outline, EdgeBalancedBfsMatchesTheCpuInChunks) {
