@@ -1,10 +1,14 @@
 // Probe, not a product: how fast could sssp's rounds run on a graph small
-// enough for one SM's shared memory? One block of 1024 threads copies the
-// CSR (32-bit offsets), the weights, the distances and two queues into
-// shared memory and runs the data-driven Bellman-Ford rounds of
-// lang-examples/sssp.irgl (a thread per queued vertex), with __syncthreads
-// between rounds; a second kernel runs the same rounds on one block with
-// everything in global memory. Answers checked against Dijkstra.
+// enough for one SM's shared memory? One block copies the CSR (32-bit
+// offsets), the weights, the distances and two queues into shared memory
+// and runs the data-driven Bellman-Ford rounds of lang-examples/sssp.irgl
+// (a thread per queued vertex), with __syncthreads between rounds; then the
+// same rounds on one block of 1024 threads with everything in global
+// memory. The shared form runs in four variants: blocks of 1024 or 256
+// threads, and the arrays' pointers as the compiler sees them (shared: it
+// knows they point into shared memory, LDS/ATOMS) or laundered through an
+// empty asm (generic: LD/ATOM on generic addresses, as irglc's Bodies reach
+// the arrays SharedPlacement copied). Answers checked against Dijkstra.
 //
 //   smem_sssp_probe GRAPH.csr SOURCE [RUNS]   (irgl-graph convert --output-format csr)
 #include <cuda_runtime.h>
@@ -27,7 +31,6 @@
     }                                                                              \
   } while (0)
 
-constexpr int kThreads = 1024;
 constexpr uint32_t kInf = 0xffffffffu;
 
 struct View {
@@ -35,6 +38,7 @@ struct View {
 };
 
 // The rounds, over whichever memory `g` points to; every thread calls it.
+template <int kThreads>
 __device__ void rounds(View g, uint32_t source, uint32_t* count, uint32_t* rounds_done) {
   if (threadIdx.x == 0) {
     g.dist[source] = 0;
@@ -63,6 +67,7 @@ __device__ void rounds(View g, uint32_t source, uint32_t* count, uint32_t* round
   if (threadIdx.x == 0) *rounds_done = round;
 }
 
+template <int kThreads, bool kGeneric>
 __global__ void __launch_bounds__(kThreads)
     shared_rounds(View global, uint32_t n, uint32_t m, uint32_t source, uint32_t* rounds_done) {
   extern __shared__ uint32_t shared[];
@@ -81,16 +86,22 @@ __global__ void __launch_bounds__(kThreads)
   }
   for (uint32_t i = threadIdx.x; i < n; i += kThreads) s.dist[i] = kInf;
   __syncthreads();
-  rounds(s, source, count, rounds_done);
+  uint32_t* c = count;
+  if (kGeneric) {
+    asm volatile("" : "+l"(s.offsets), "+l"(s.targets), "+l"(s.weights), "+l"(s.dist));
+    asm volatile("" : "+l"(s.queue[0]), "+l"(s.queue[1]), "+l"(c));
+  }
+  rounds<kThreads>(s, source, c, rounds_done);
   __syncthreads();
   for (uint32_t i = threadIdx.x; i < n; i += kThreads) global.dist[i] = s.dist[i];
 }
 
+template <int kThreads>
 __global__ void __launch_bounds__(kThreads)
     global_rounds(View global, uint32_t n, uint32_t source, uint32_t* count, uint32_t* rounds_done) {
   for (uint32_t i = threadIdx.x; i < n; i += kThreads) global.dist[i] = kInf;
   __syncthreads();
-  rounds(global, source, count, rounds_done);
+  rounds<kThreads>(global, source, count, rounds_done);
 }
 
 int main(int argc, char** argv) {
@@ -146,21 +157,26 @@ int main(int argc, char** argv) {
   int limit = 0;
   CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
   const bool fits = shared_bytes <= size_t(limit);
-  if (fits) CHECK(cudaFuncSetAttribute(shared_rounds, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared_bytes)));
+  const void* kernels[4] = {(const void*)shared_rounds<1024, false>, (const void*)shared_rounds<1024, true>,
+                            (const void*)shared_rounds<256, false>, (const void*)shared_rounds<256, true>};
+  const char* names[4] = {"shared-1024", "generic-1024", "shared-256", "generic-256"};
+  if (fits) for (auto k : kernels) CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared_bytes)));
   cudaEvent_t start, stop;
   CHECK(cudaEventCreate(&start));
   CHECK(cudaEventCreate(&stop));
   std::vector<uint32_t> got(n);
-  for (int mode = 0; mode < 2; ++mode) {
-    if (mode == 0 && !fits) {
+  for (int mode = 0; mode < 5; ++mode) {
+    if (mode < 4 && !fits) {
       std::printf("shared: %zu bytes > %d, not run\n", shared_bytes, limit);
       continue;
     }
     std::vector<float> times;
     for (int r = 0; r < runs + 2; ++r) {
       CHECK(cudaEventRecord(start));
-      if (mode == 0) shared_rounds<<<1, kThreads, shared_bytes>>>(g, n, m, source, rounds_done);
-      else global_rounds<<<1, kThreads>>>(g, n, source, count, rounds_done);
+      if (mode < 4) {
+        void* args[] = {&g, (void*)&n, (void*)&m, (void*)&source, &rounds_done};
+        CHECK(cudaLaunchKernel(kernels[mode], 1, mode < 2 ? 1024 : 256, args, shared_bytes, 0));
+      } else global_rounds<1024><<<1, 1024>>>(g, n, source, count, rounds_done);
       CHECK(cudaEventRecord(stop));
       CHECK(cudaEventSynchronize(stop));
       CHECK(cudaGetLastError());
@@ -171,7 +187,7 @@ int main(int argc, char** argv) {
     CHECK(cudaMemcpy(got.data(), g.dist, 4 * n, cudaMemcpyDeviceToHost));
     std::sort(times.begin(), times.end());
     std::printf("%s: %u vertices, %u edges, %u rounds, median %.4f ms (min %.4f) of %d, %zu shared bytes, %s\n",
-                mode == 0 ? "shared" : "global", n, m, *rounds_done, times[times.size() / 2], times[0],
+                mode < 4 ? names[mode] : "global", n, m, *rounds_done, times[times.size() / 2], times[0],
                 runs, shared_bytes, got == expected ? "PASS" : "WRONG");
   }
   return 0;

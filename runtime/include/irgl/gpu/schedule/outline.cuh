@@ -521,9 +521,9 @@ class OutlinedLoop {
   // One block's threads take a round of up to 16 items each: a pass over
   // a block's worth of items costs about a microsecond there, the grid's
   // round three to four whatever its size, and a change of phase about ten
-  // (cc's label propagation on minnesota, whose rounds hold up to 2,642
-  // items: 0.386 ms on one block, 0.421 with rounds above 1,024 items on
-  // the grid, 0.429 all on the grid; H200).
+  // (cc's label propagation on minnesota, whose first round holds all
+  // 2,642 vertices, ran faster on one block than with rounds above 1,024
+  // items on the grid, docs/experiments/2026-11-30-smem-probe.md).
   uint64_t one_block_items() const { return one_block_items_.value_or(16 * BlockThreads); }
 
   // Whether the loop is over after a device phase (its input empty: the
