@@ -8,9 +8,16 @@
 // threads, and the arrays' pointers as the compiler sees them (shared: it
 // knows they point into shared memory, LDS/ATOMS) or laundered through an
 // empty asm (generic: LD/ATOM on generic addresses, as irglc's Bodies reach
-// the arrays SharedPlacement copied). Answers checked against Dijkstra.
+// the arrays SharedPlacement copied). Then, for graphs of any size,
+// partition-local rounds on the whole grid (partitioned_rounds): each block
+// owns a range of vertices, keeps their distances and edges in its shared
+// memory and relaxes within its range until nothing changes there (block
+// barriers only); improvements to another block's vertices go through the
+// global distances and that block's inbox, read at the next grid barrier.
+// Answers checked against Dijkstra.
 //
 //   smem_sssp_probe GRAPH.csr SOURCE [RUNS]   (irgl-graph convert --output-format csr)
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -104,6 +111,180 @@ __global__ void __launch_bounds__(kThreads)
   rounds<kThreads>(global, source, count, rounds_done);
 }
 
+// The partitioned rounds' state in global memory. Block b owns vertices
+// [b * part, (b + 1) * part); its inbox holds the owned vertices that other
+// blocks improved in a round (at most once each: `queued`), read at the
+// next one; dist is the mailbox of those improvements and the answer.
+struct Parts {
+  uint32_t n, part, max_edges;
+  const uint32_t *offsets, *targets, *weights;
+  uint32_t* dist;
+  uint32_t* inbox[2];        // block b's slots at b * part
+  uint32_t* inbox_count[2];  // one per block
+  uint32_t* queued;          // per vertex
+  uint32_t* pushed;          // [3]: inbox pushes of round r in pushed[(r + 1) % 3]
+  uint32_t* stats;           // rounds, local waves (block 0)
+};
+
+__device__ uint32_t volatile_load(const uint32_t* p) { return *static_cast<const volatile uint32_t*>(p); }
+
+__global__ void __launch_bounds__(256) partitioned_rounds(Parts p, uint32_t source) {
+  namespace cg = cooperative_groups;
+  cg::grid_group grid = cg::this_grid();
+  extern __shared__ uint32_t smem[];
+  __shared__ uint32_t count[2];
+  const uint32_t lo = min(blockIdx.x * p.part, p.n), hi = min(lo + p.part, p.n), own = hi - lo;
+  const uint32_t e_lo = p.offsets[lo];
+  uint32_t* dist = smem;               // own
+  uint32_t* off = dist + p.part;       // own + 1, from e_lo
+  uint32_t* queue[2] = {off + p.part + 1, off + 2 * p.part + 1};
+  uint32_t* in_queue = off + 3 * p.part + 1;
+  uint32_t* targets = in_queue + p.part;
+  uint32_t* weights = targets + p.max_edges;
+  for (uint32_t i = threadIdx.x; i < own; i += blockDim.x) {
+    dist[i] = lo + i == source ? 0 : kInf;
+    off[i] = p.offsets[lo + i] - e_lo;
+    in_queue[i] = 0;
+  }
+  const uint32_t edges = p.offsets[hi] - e_lo;
+  if (threadIdx.x == 0) off[own] = edges;
+  for (uint32_t e = threadIdx.x; e < edges; e += blockDim.x) {
+    targets[e] = p.targets[e_lo + e];
+    weights[e] = p.weights[e_lo + e];
+  }
+  if (threadIdx.x == 0) {
+    count[0] = 0;
+    count[1] = 0;
+    if (source >= lo && source < hi) {
+      queue[0][0] = source - lo;
+      in_queue[source - lo] = 1;
+      count[0] = 1;
+    }
+  }
+  __syncthreads();
+  uint32_t round = 0, waves = 0, cur = 0;
+  for (;; ++round) {
+    const uint32_t in = round & 1, out = in ^ 1;
+    if (round > 0) {  // the owned vertices others improved
+      const uint32_t items = p.inbox_count[in][blockIdx.x];
+      for (uint32_t i = threadIdx.x; i < items; i += blockDim.x) {
+        const uint32_t v = p.inbox[in][blockIdx.x * p.part + i];
+        atomicExch(&p.queued[v], 0u);  // before the read: a later improvement pushes again
+        __threadfence();
+        const uint32_t d = volatile_load(&p.dist[v]);
+        if (d < dist[v - lo] && atomicMin(&dist[v - lo], d) > d && atomicExch(&in_queue[v - lo], 1u) == 0)
+          queue[cur][atomicAdd(&count[cur], 1u)] = v - lo;
+      }
+      __syncthreads();
+      if (threadIdx.x == 0) p.inbox_count[in][blockIdx.x] = 0;
+    }
+    if (blockIdx.x == 0 && threadIdx.x == 0) p.pushed[(round + 2) % 3] = 0;
+    for (;;) {  // local waves until the range is quiet
+      const uint32_t items = count[cur];
+      if (items == 0) break;
+      for (uint32_t i = threadIdx.x; i < items; i += blockDim.x) {
+        const uint32_t u = queue[cur][i];
+        atomicExch(&in_queue[u], 0u);
+        __threadfence_block();
+        const uint32_t d = volatile_load(&dist[u]);
+        for (uint32_t e = off[u]; e < off[u + 1]; ++e) {
+          const uint32_t w = targets[e], c = d + weights[e];
+          if (w >= lo && w < hi) {
+            if (c < dist[w - lo] && atomicMin(&dist[w - lo], c) > c && atomicExch(&in_queue[w - lo], 1u) == 0)
+              queue[cur ^ 1][atomicAdd(&count[cur ^ 1], 1u)] = w - lo;
+          } else if (c < volatile_load(&p.dist[w]) && atomicMin(&p.dist[w], c) > c) {
+            __threadfence();
+            if (atomicExch(&p.queued[w], 1u) == 0) {
+              const uint32_t owner = w / p.part;
+              p.inbox[out][owner * p.part + atomicAdd(&p.inbox_count[out][owner], 1u)] = w;
+              atomicAdd(&p.pushed[(round + 1) % 3], 1u);
+            }
+          }
+        }
+      }
+      __syncthreads();
+      if (threadIdx.x == 0) count[cur] = 0;
+      cur ^= 1;
+      ++waves;
+      __syncthreads();
+    }
+    for (uint32_t i = threadIdx.x; i < own; i += blockDim.x)  // prunes others' pushes
+      if (dist[i] < volatile_load(&p.dist[lo + i])) atomicMin(&p.dist[lo + i], dist[i]);
+    grid.sync();
+    if (volatile_load(&p.pushed[(round + 1) % 3]) == 0) break;
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    p.stats[0] = round + 1;
+    p.stats[1] = waves;
+  }
+}
+
+// partitioned_rounds on 132 to 1056 blocks of 256 threads (those resident).
+void run_partitioned(const View& g, const std::vector<uint32_t>& offsets, uint32_t n, uint32_t source,
+                     int runs, const std::vector<uint32_t>& expected) {
+  int sms = 0;
+  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  for (uint32_t blocks : {uint32_t(sms), 2u * sms, 4u * sms, 8u * sms}) {
+    Parts p{};
+    p.n = n;
+    p.part = (n + blocks - 1) / blocks;
+    for (uint32_t b = 0; b < blocks; ++b) {
+      const uint32_t lo = std::min(b * p.part, n), hi = std::min(lo + p.part, n);
+      p.max_edges = std::max(p.max_edges, offsets[hi] - offsets[lo]);
+    }
+    const size_t shared = 4 * (size_t(5) * p.part + 1 + 2 * size_t(p.max_edges));
+    CHECK(cudaFuncSetAttribute(partitioned_rounds, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
+    int per_sm = 0;
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, partitioned_rounds, 256, shared));
+    if (blocks > uint32_t(per_sm) * sms) {
+      std::printf("partitioned %u blocks: %d resident, not run\n", blocks, per_sm * sms);
+      continue;
+    }
+    p.offsets = g.offsets;
+    p.targets = g.targets;
+    p.weights = g.weights;
+    p.dist = g.dist;
+    const size_t slots = size_t(p.part) * blocks;
+    uint32_t* state = nullptr;
+    const size_t words = 2 * slots + 2 * blocks + n + 3 + 2;
+    CHECK(cudaMalloc(&state, 4 * words));
+    p.inbox[0] = state;
+    p.inbox[1] = state + slots;
+    p.inbox_count[0] = state + 2 * slots;
+    p.inbox_count[1] = p.inbox_count[0] + blocks;
+    p.queued = p.inbox_count[1] + blocks;
+    p.pushed = p.queued + n;
+    p.stats = p.pushed + 3;
+    cudaEvent_t start, stop;
+    CHECK(cudaEventCreate(&start));
+    CHECK(cudaEventCreate(&stop));
+    std::vector<float> times;
+    const uint32_t zero = 0;
+    for (int r = 0; r < runs + 2; ++r) {
+      CHECK(cudaEventRecord(start));
+      CHECK(cudaMemsetAsync(p.inbox_count[0], 0, 4 * (2 * blocks + n + 3)));
+      CHECK(cudaMemsetAsync(p.dist, 0xff, 4 * size_t(n)));
+      CHECK(cudaMemcpyAsync(p.dist + source, &zero, 4, cudaMemcpyHostToDevice));
+      void* args[] = {&p, &source};
+      CHECK(cudaLaunchCooperativeKernel((const void*)partitioned_rounds, blocks, 256, args, shared, 0));
+      CHECK(cudaEventRecord(stop));
+      CHECK(cudaEventSynchronize(stop));
+      CHECK(cudaGetLastError());
+      float ms;
+      CHECK(cudaEventElapsedTime(&ms, start, stop));
+      if (r >= 2) times.push_back(ms);
+    }
+    std::vector<uint32_t> got(n), stats(2);
+    CHECK(cudaMemcpy(got.data(), p.dist, 4 * size_t(n), cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(stats.data(), p.stats, 8, cudaMemcpyDeviceToHost));
+    std::sort(times.begin(), times.end());
+    std::printf("partitioned %u blocks of %u vertices: %u grid rounds, %u waves in block 0, median %.4f ms (min %.4f) of %d, %zu shared bytes, %s\n",
+                blocks, p.part, stats[0], stats[1], times[times.size() / 2], times[0], runs, shared,
+                got == expected ? "PASS" : "WRONG");
+    CHECK(cudaFree(state));
+  }
+}
+
 int main(int argc, char** argv) {
   if (argc < 3) return std::fprintf(stderr, "usage: %s GRAPH.csr SOURCE [RUNS]\n", argv[0]), 2;
   FILE* f = std::fopen(argv[1], "rb");
@@ -190,5 +371,6 @@ int main(int argc, char** argv) {
                 mode < 4 ? names[mode] : "global", n, m, *rounds_done, times[times.size() / 2], times[0],
                 runs, shared_bytes, got == expected ? "PASS" : "WRONG");
   }
+  run_partitioned(g, offsets, n, source, runs, expected);
   return 0;
 }
