@@ -219,6 +219,28 @@ __global__ void __launch_bounds__(256) partitioned_rounds(Parts p, uint32_t sour
   }
 }
 
+// The times of `runs` calls of launch() after two warm-ups, by events around
+// each, sorted.
+template <class Launch>
+std::vector<float> sorted_times(int runs, Launch launch) {
+  cudaEvent_t start, stop;
+  CHECK(cudaEventCreate(&start));
+  CHECK(cudaEventCreate(&stop));
+  std::vector<float> times;
+  for (int r = 0; r < runs + 2; ++r) {
+    CHECK(cudaEventRecord(start));
+    launch();
+    CHECK(cudaEventRecord(stop));
+    CHECK(cudaEventSynchronize(stop));
+    CHECK(cudaGetLastError());
+    float ms;
+    CHECK(cudaEventElapsedTime(&ms, start, stop));
+    if (r >= 2) times.push_back(ms);
+  }
+  std::sort(times.begin(), times.end());
+  return times;
+}
+
 // partitioned_rounds on 132 to 1056 blocks of 256 threads (those resident).
 void run_partitioned(const View& g, const std::vector<uint32_t>& offsets, uint32_t n, uint32_t source,
                      int runs, const std::vector<uint32_t>& expected) {
@@ -255,29 +277,17 @@ void run_partitioned(const View& g, const std::vector<uint32_t>& offsets, uint32
     p.queued = p.inbox_count[1] + blocks;
     p.pushed = p.queued + n;
     p.stats = p.pushed + 3;
-    cudaEvent_t start, stop;
-    CHECK(cudaEventCreate(&start));
-    CHECK(cudaEventCreate(&stop));
-    std::vector<float> times;
     const uint32_t zero = 0;
-    for (int r = 0; r < runs + 2; ++r) {
-      CHECK(cudaEventRecord(start));
+    const std::vector<float> times = sorted_times(runs, [&] {
       CHECK(cudaMemsetAsync(p.inbox_count[0], 0, 4 * (2 * blocks + n + 3)));
       CHECK(cudaMemsetAsync(p.dist, 0xff, 4 * size_t(n)));
       CHECK(cudaMemcpyAsync(p.dist + source, &zero, 4, cudaMemcpyHostToDevice));
       void* args[] = {&p, &source};
       CHECK(cudaLaunchCooperativeKernel((const void*)partitioned_rounds, blocks, 256, args, shared, 0));
-      CHECK(cudaEventRecord(stop));
-      CHECK(cudaEventSynchronize(stop));
-      CHECK(cudaGetLastError());
-      float ms;
-      CHECK(cudaEventElapsedTime(&ms, start, stop));
-      if (r >= 2) times.push_back(ms);
-    }
+    });
     std::vector<uint32_t> got(n), stats(2);
     CHECK(cudaMemcpy(got.data(), p.dist, 4 * size_t(n), cudaMemcpyDeviceToHost));
     CHECK(cudaMemcpy(stats.data(), p.stats, 8, cudaMemcpyDeviceToHost));
-    std::sort(times.begin(), times.end());
     std::printf("partitioned %u blocks of %u vertices: %u grid rounds, %u waves in block 0, median %.4f ms (min %.4f) of %d, %zu shared bytes, %s\n",
                 blocks, p.part, stats[0], stats[1], times[times.size() / 2], times[0], runs, shared,
                 got == expected ? "PASS" : "WRONG");
@@ -342,31 +352,19 @@ int main(int argc, char** argv) {
                             (const void*)shared_rounds<256, false>, (const void*)shared_rounds<256, true>};
   const char* names[4] = {"shared-1024", "generic-1024", "shared-256", "generic-256"};
   if (fits) for (auto k : kernels) CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared_bytes)));
-  cudaEvent_t start, stop;
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&stop));
   std::vector<uint32_t> got(n);
   for (int mode = 0; mode < 5; ++mode) {
     if (mode < 4 && !fits) {
       std::printf("shared: %zu bytes > %d, not run\n", shared_bytes, limit);
       continue;
     }
-    std::vector<float> times;
-    for (int r = 0; r < runs + 2; ++r) {
-      CHECK(cudaEventRecord(start));
+    const std::vector<float> times = sorted_times(runs, [&] {
       if (mode < 4) {
         void* args[] = {&g, (void*)&n, (void*)&m, (void*)&source, &rounds_done};
         CHECK(cudaLaunchKernel(kernels[mode], 1, mode < 2 ? 1024 : 256, args, shared_bytes, 0));
       } else global_rounds<1024><<<1, 1024>>>(g, n, source, count, rounds_done);
-      CHECK(cudaEventRecord(stop));
-      CHECK(cudaEventSynchronize(stop));
-      CHECK(cudaGetLastError());
-      float ms;
-      CHECK(cudaEventElapsedTime(&ms, start, stop));
-      if (r >= 2) times.push_back(ms);
-    }
+    });
     CHECK(cudaMemcpy(got.data(), g.dist, 4 * n, cudaMemcpyDeviceToHost));
-    std::sort(times.begin(), times.end());
     std::printf("%s: %u vertices, %u edges, %u rounds, median %.4f ms (min %.4f) of %d, %zu shared bytes, %s\n",
                 mode < 4 ? names[mode] : "global", n, m, *rounds_done, times[times.size() / 2], times[0],
                 runs, shared_bytes, got == expected ? "PASS" : "WRONG");
