@@ -4,6 +4,7 @@
 
 #include "CudaKernels.h"
 
+#include <algorithm>
 #include <set>
 
 namespace irglc {
@@ -142,12 +143,25 @@ const KernelParam* graph_param(const Step& step) {
   return nullptr;
 }
 
+// Whether a step of the loop may write vertex data `field`: an update in a
+// vertex loop (Kernel::field_accesses), or any prologue (not analysed).
+bool steps_may_write(const std::vector<Step>& steps, const std::string& field) {
+  return std::any_of(steps.begin(), steps.end(), [&](const Step& step) {
+    const std::vector<FieldAccess>& accesses = step.kernel->field_accesses;
+    return !step.kernel->prologue.empty() ||
+           std::any_of(accesses.begin(), accesses.end(), [&](const FieldAccess& access) {
+             return access.field == field && access.update != FieldUpdate::none;
+           });
+  });
+}
+
 // place(): the arrays the steps touch, so that a small graph's loop can run
 // on one block with them in shared memory (schedule/shared_placement.cuh):
-// each step's graph, read only, and its vertex data, copied back after
-// (Arrays, whose sizes the Body does not know, stay where they are).
-// Every kernel takes the graph (the frontend requires it); without one the
-// loop would have no place() and run on the grid.
+// each step's graph and the vertex data no step writes, read only, and the
+// written vertex data, copied back after (Arrays, whose sizes the Body
+// does not know, stay where they are). Every kernel takes the graph (the
+// frontend requires it); without one the loop would have no place() and
+// run on the grid.
 void write_placement(CodeWriter& out, const Module& module, const std::vector<Step>& steps) {
   for (const Step& step : steps)
     if (!graph_param(step)) return;
@@ -162,7 +176,8 @@ void write_placement(CodeWriter& out, const Module& module, const std::vector<St
     for (const std::string& name : step.kernel->fields_used) {
       if (!module.find_field(name)->per_vertex) continue;
       const std::string view = step.member + "." + name + ".data";
-      out.line(view + " = place.read_write(" + view + ", " + graph + ".num_nodes());");
+      const char* access = steps_may_write(steps, name) ? "read_write" : "read_only";
+      out.line(view + " = place." + access + "(" + view + ", " + graph + ".num_nodes());");
     }
   }
   out.close();
