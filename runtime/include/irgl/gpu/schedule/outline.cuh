@@ -128,8 +128,9 @@ struct OutlinedPipe {
   }
   // Whether round `round` runs in the kernel: its input holds more than
   // light_items items, is not heavy and has fewer edges than `dense` asks
-  // for, and the round before it did not overflow its output. Block-collective (the edge checks); the
-  // counters are the same in every thread, so are the branches.
+  // for, and the round before it did not overflow its output.
+  // Block-collective (the edge checks); the counters are the same in every
+  // thread, so are the branches.
   template <int BlockThreads>
   __device__ bool runs_here(uint64_t round) const {
     const QueueCounters& in = control->queues[round % 3];
