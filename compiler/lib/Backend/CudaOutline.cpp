@@ -158,11 +158,13 @@ bool steps_may_write(const std::vector<Step>& steps, const std::string& field) {
 // place(): the arrays the steps touch, so that a small graph's loop can run
 // on one block with them in shared memory (schedule/shared_placement.cuh):
 // each step's graph and the vertex data no step writes, read only, and the
-// written vertex data, copied back after (Arrays, whose sizes the Body
-// does not know, stay where they are). Every kernel takes the graph (the
-// frontend requires it); without one the loop would have no place() and
-// run on the grid.
-void write_placement(CodeWriter& out, const Module& module, const std::vector<Step>& steps) {
+// written vertex data and the reductions (the steps' and the loop code's
+// `reductions`, one copy each), copied back after (Arrays, whose sizes the
+// Body does not know, stay where they are). Every kernel takes the graph
+// (the frontend requires it); without one the loop would have no place()
+// and run on the grid.
+void write_placement(CodeWriter& out, const Module& module, const std::vector<Step>& steps,
+                     const std::vector<std::string>& reductions = {}) {
   for (const Step& step : steps)
     if (!graph_param(step)) return;
   out.line();
@@ -179,7 +181,13 @@ void write_placement(CodeWriter& out, const Module& module, const std::vector<St
       const char* access = steps_may_write(steps, name) ? "read_write" : "read_only";
       out.line(view + " = place." + access + "(" + view + ", " + graph + ".num_nodes());");
     }
+    for (const std::string& name : step.kernel->reductions_used) {
+      const std::string target = step.member + "." + name + ".target";
+      out.line(target + " = place.read_write(" + target + ", 1);");
+    }
   }
+  for (const std::string& name : reductions)
+    out.line(name + ".slot = place.read_write(" + name + ".slot, 1);");
   out.close();
 }
 
@@ -366,9 +374,11 @@ void write_iterations_struct(CodeWriter& out, const Module& module, const HostSt
   }
   for (const Variable& var : captured(loop))
     out.line(var.type + " " + var.name + ";  // the driver's, the same in every iteration");
-  for (const std::string& name : reductions_of(loop))
+  const std::vector<std::string> reductions = reductions_of(loop);
+  for (const std::string& name : reductions)
     out.line("ReductionValue<" + module.find_reduction(name)->value_type + "> " + name + ";");
   write_schedule_members(out, steps, options);
+  write_placement(out, module, steps, reductions);
   out.line();
   out.line("template <int IrglBlockThreads, class IrglGrid>");
   out.open("__device__ void run(const IrglGrid& irgl_grid) {");
@@ -438,6 +448,7 @@ void write_iterations_loop(CodeWriter& out, const Module& module, const HostStmt
                      "The iterations in one kernel launch (" + type + ").", options);
   out.line("const schedule::OutlineShape irgl_shape = irgl_loop.shape(" +
            graph_argument(steps.front()) + ".num_nodes(), " + run + ".outline_blocks);");
+  out.line("irgl_loop.set_shared_loops(" + run + ".outline_shared);");
   out.line(type + " irgl_iterations;");
   write_step_items(out, steps, "irgl_iterations", [&](const Step& step) {
     std::vector<std::string> args = step.launch->args;

@@ -153,14 +153,21 @@ TEST(Outline, TwcBfsMatchesTheCpu) {
   check_outlined_bfs<Twc<kThreads>>(kGraph);
 }
 
+// A small graph without hubs (largest degree 12): its loop's rounds run
+// on one block.
+CsrGraph small_graph(uint64_t n = 1500) {
+  return irgl::testing::random_graph("outline", n, 4 * n, WeightType::none, false, 7);
+}
+
 // A small graph's loop whose Rounds name their arrays runs on one block
 // with the graph, the levels and the queues in shared memory, under every
-// kind of schedule (auto's steps a thread per item there; the hubs of
-// skewed_graph reach TWC's warp and block bins); the same levels, rounds
-// and edges as the CPU. Off, or too large, it runs on the grid.
+// kind of schedule (auto's steps a thread per item there); the same
+// levels, rounds and edges as the CPU. Off, too large, or with a vertex of
+// more than OneBlockLoops::kMaxDegree edges (skewed_graph's hubs), it runs
+// on the grid.
 TEST(Outline, SmallGraphLoopRunsInSharedMemory) {
   IRGL_REQUIRE_GPU();
-  const CsrGraph small = skewed_graph(1500, 6000);
+  const CsrGraph small = small_graph();
   EXPECT_TRUE((check_outlined_bfs<ThreadMapped<kThreads>, ExpandBody, SharedExpandRounds>(
       kPersistent, small)));
   EXPECT_TRUE((check_outlined_bfs<Warp<kThreads>, ExpandBody, SharedExpandRounds>(kPersistent, small)));
@@ -170,8 +177,10 @@ TEST(Outline, SmallGraphLoopRunsInSharedMemory) {
       kPersistent, small)));
   EXPECT_FALSE((check_outlined_bfs<Twc<kThreads>, ExpandBody, SharedExpandRounds>(
       kPersistent, small, 5, SharedLoops::off)));
-  const CsrGraph large = skewed_graph(20000, 80000);
+  const CsrGraph large = small_graph(20000);
   EXPECT_FALSE((check_outlined_bfs<Twc<kThreads>, ExpandBody, SharedExpandRounds>(kPersistent, large)));
+  EXPECT_FALSE((check_outlined_bfs<Auto<kThreads>, ExpandBody, SharedExpandRounds>(
+      kPersistent, skewed_graph(1500, 6000))));
   // Under OutlineMode::graph the rounds stay launches of the grid's kernel.
   EXPECT_FALSE((check_outlined_bfs<Twc<kThreads>, ExpandBody, SharedExpandRounds>(kGraph, small)));
 }
@@ -197,17 +206,17 @@ uint64_t one_block_rounds(const CsrGraph& graph, VertexId source, uint64_t one_b
 }
 
 // A round of more items than one block takes runs on the grid, which hands
-// the rounds back once they are light: skewed_graph(1500, 6000)'s levels
-// from vertex 5 hold 1, 302, 667, 468, 48 and 1 vertices, so that with 200
-// items a round, rounds 0, 4 and 5 run on one block. A first round too
-// large for one block copies nothing into shared memory.
+// the rounds back once they are light: small_graph()'s levels from vertex
+// 5 hold 1, 3, 9, 32, 127, 396, 606, 272, 28 and 1 vertices, so that with
+// 200 items a round, rounds 0-4, 8 and 9 run on one block. A first round
+// too large for one block copies nothing into shared memory.
 TEST(Outline, SmallGraphLoopMovesBetweenOneBlockAndTheGrid) {
   IRGL_REQUIRE_GPU();
-  const CsrGraph small = skewed_graph(1500, 6000);
-  EXPECT_EQ(one_block_rounds(small, 5, 200), 3u);
+  const CsrGraph small = small_graph();
+  EXPECT_EQ(one_block_rounds(small, 5, 200), 7u);
   EXPECT_EQ((check_outlined_bfs<Auto<kThreads>, ExpandBody, SharedExpandRounds>(
                 kPersistent, small, 5, SharedLoops::automatic, 200)),
-            3u);
+            7u);
   EXPECT_EQ((check_outlined_bfs<Twc<kThreads>, ExpandBody, SharedExpandRounds>(
                 kPersistent, small, 5, SharedLoops::automatic, 16)),
             one_block_rounds(small, 5, 16));
@@ -216,6 +225,148 @@ TEST(Outline, SmallGraphLoopMovesBetweenOneBlockAndTheGrid) {
             0u);
   EXPECT_EQ((check_outlined_bfs<Auto<kThreads>, ExpandBody, SharedExpandRounds>(kPersistent, small)),
             one_block_rounds(small, 5, 16 * kThreads));
+}
+
+// Each vertex's label becomes the smallest label among its out-neighbours
+// and its own, a pass over all vertices with an accumulator and post();
+// `changed` counts the labels a pass lowered.
+struct MinLabelBody {
+  Graph g;
+  NodeArray<uint32_t> label;
+  irgl::lang::ReductionSlot<unsigned long long, irgl::lang::SumOp> changed;
+
+  struct Closure {};
+  struct Accum {
+    uint32_t low;
+  };
+  static constexpr bool kHasEdges = true;
+  static constexpr bool kHasAccum = true;
+  static constexpr bool kHasPost = true;
+
+  __device__ bool pre(Node, Closure&) { return true; }
+  __device__ uint64_t edges_begin(Node v) const { return g.out_begin(v); }
+  __device__ uint64_t edges_end(Node v) const { return g.out_end(v); }
+  IRGL_HD uint64_t max_degree() const { return g.max_out_degree(); }
+  __device__ void edge(Node, uint64_t e, const Closure&, Accum& accum) {
+    accum.low = min(accum.low, label[g.dst(e)]);
+  }
+  __device__ void post(Node n, const Closure&, const Accum& accum) {
+    if (accum.low < label[n]) {
+      atomicMin(&label[n], accum.low);
+      changed += 1;
+    }
+  }
+  IRGL_HD static Accum identity() { return {~0u}; }
+  __device__ static void combine(Accum& into, const Accum& from) { into.low = min(into.low, from.low); }
+  __device__ static void atomic_combine(Accum* into, const Accum& from) { atomicMin(&into->low, from.low); }
+  template <int B>
+  __device__ void flush() {
+    changed.template flush<B>();
+  }
+};
+
+// A loop of iterations as irglc writes it (OutlinedIterations): passes of
+// MinLabelBody until one changes nothing.
+template <class Policy>
+struct LabelIterations {
+  MinLabelBody pass;
+  GridItems<MinLabelBody> items;
+  irgl::lang::ReductionValue<unsigned long long> changed;
+
+  static constexpr bool kRunsAuto = std::is_same_v<Policy, Auto<kThreads>>;
+  static constexpr bool kRunsAlb = std::is_same_v<Policy, Alb<kThreads>> || kRunsAuto;
+  bool alb_inspects() const { return items.alb_inspects; }
+  AutoPick auto_pick() const { return items.auto_pick; }
+
+  template <int B, class Grid>
+  __device__ void run(const Grid& grid) {
+    const bool leader = global_thread() == 0;
+    do {
+      grid.sync();
+      if (leader) changed = 0;
+      grid.sync();
+      InGrid<Policy>::run(grid, pass, AllNodes{pass.g.num_nodes()}, items);
+      grid.sync();
+    } while (changed.value() > 0);
+  }
+};
+
+// LabelIterations that name their arrays and reductions: a small graph's
+// loop runs on one block in shared memory.
+template <class Policy>
+struct SharedLabelIterations : LabelIterations<Policy> {
+  template <class Place>
+  IRGL_HD void place(Place& place) {
+    MinLabelBody& pass = this->pass;
+    pass.g = pass.g.placed(place);
+    pass.label.data = place.read_write(pass.label.data, pass.g.num_nodes());
+    pass.changed.target = place.read_write(pass.changed.target, 1);
+    this->changed.slot = place.read_write(this->changed.slot, 1);
+  }
+};
+
+// Runs the label loop twice and checks the labels against the CPU's fixed
+// point (the smallest label each vertex reaches); returns whether the last
+// run was on one block.
+template <class Policy, template <class> class LoopOf = SharedLabelIterations>
+bool check_label_iterations(const CsrGraph& host, SharedLoops shared = SharedLoops::automatic,
+                            std::optional<uint64_t> one_block_items = std::nullopt) {
+  using Loop = LoopOf<Policy>;
+  SCOPED_TRACE(host.name);
+  const uint32_t n = host.num_vertices();
+  std::vector<uint32_t> start(n), expected(n);
+  for (uint32_t v = 0; v < n; ++v) start[v] = n - v;
+  expected = start;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t v = 0; v < n; ++v)
+      for (uint64_t e = host.out_offsets[v]; e < host.out_offsets[v + 1]; ++e)
+        if (expected[host.out_targets[e]] < expected[v]) {
+          expected[v] = expected[host.out_targets[e]];
+          changed = true;
+        }
+  }
+  const DeviceGraph device(host);
+  DeviceBuffer<uint32_t> label(n);
+  DeviceBuffer<unsigned long long> changed(1);
+  static OutlinedIterations<kThreads, Loop> loop;
+  static State<MinLabelBody> state;
+  loop.set_shared_loops(shared);
+  loop.set_one_block_items(one_block_items);
+  const OutlineShape shape = loop.shape(n);
+  RunOptions options;
+  options.graph = shape_of_degrees(host.out_offsets.data(), n);
+  Loop iterations;
+  iterations.pass = {irgl::lang::view_of(device), {label.data()}, {changed.data()}};
+  iterations.changed.slot = changed.data();
+  iterations.items = InGrid<Policy>::items(iterations.pass, state, options, shape);
+  for (int run = 0; run < 2; ++run) {
+    label.upload(start.data(), n);
+    loop.run(iterations, nullptr);
+    EXPECT_TRUE(vectors_equal(expected, label.download()));
+  }
+  return loop.ran_shared();
+}
+
+// A small graph's loop of iterations whose Loop names its arrays and
+// reductions runs on one block in shared memory, under every kind of
+// schedule; the same labels as the CPU. Off, of more vertices than
+// OneBlockLoops::items() (4 a thread), with hubs, or without place(), it
+// runs on the grid.
+TEST(Outline, SmallGraphIterationsRunInSharedMemory) {
+  IRGL_REQUIRE_GPU();
+  const CsrGraph small = small_graph(800);
+  EXPECT_TRUE(check_label_iterations<ThreadMapped<kThreads>>(small));
+  EXPECT_TRUE(check_label_iterations<Warp<kThreads>>(small));
+  EXPECT_TRUE(check_label_iterations<Twc<kThreads>>(small));
+  EXPECT_TRUE(check_label_iterations<Auto<kThreads>>(small));
+  EXPECT_TRUE(check_label_iterations<Alb<kThreads>>(small));
+  EXPECT_TRUE(check_label_iterations<MergePath<kThreads>>(small));
+  EXPECT_FALSE(check_label_iterations<Twc<kThreads>>(small, SharedLoops::off));
+  EXPECT_FALSE(check_label_iterations<Twc<kThreads>>(small, SharedLoops::automatic, 500));
+  EXPECT_FALSE((check_label_iterations<Twc<kThreads>, LabelIterations>(small)));
+  EXPECT_FALSE(check_label_iterations<Auto<kThreads>>(small_graph(2000)));
+  EXPECT_FALSE(check_label_iterations<Auto<kThreads>>(skewed_graph(800, 3200)));
 }
 
 TEST(Outline, EdgeBalancedBfsMatchesTheCpuInChunks) {
@@ -734,11 +885,11 @@ TEST(Outline, AnOverflowingRoundIsAnError) {
 // A push past the queues on one block in shared memory is the same error.
 TEST(Outline, AnOverflowingRoundInSharedMemoryIsAnError) {
   IRGL_REQUIRE_GPU();
-  const CsrGraph host = skewed_graph(1500, 6000);
+  const CsrGraph host = small_graph();
   const DeviceGraph device(host);
   DeviceBuffer<uint32_t> level(host.num_vertices()), edges_seen(host.num_vertices());
   start_levels(level, 5);
-  Pipe pipe(64);  // vertex 5 alone reaches 300 vertices
+  Pipe pipe(16);  // vertex 5's fourth level holds 32 vertices
   pipe.reset({5});
   static OutlinedLoop<kThreads, SharedExpandRounds<Twc<kThreads>>> loop;
   SharedExpandRounds<Twc<kThreads>> rounds;

@@ -131,9 +131,11 @@ class Graph {
 
   // This graph with its adjacency arrays placed by `place` (read-only
   // copies, e.g. in one block's shared memory:
-  // gpu/schedule/shared_placement.cuh), its vertices and degrees as they are.
+  // gpu/schedule/shared_placement.cuh), its vertices and degrees as they
+  // are; `place` learns its largest degree.
   template <class Place>
   IRGL_HD Graph placed(Place& place) const {
+    place.note_degree(max_out_degree_ > max_in_degree_ ? max_out_degree_ : max_in_degree_);
     Graph copy = *this;
     copy.out_ = placed(place, out_);
     copy.in_ = placed(place, in_);

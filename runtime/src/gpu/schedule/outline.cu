@@ -57,4 +57,15 @@ void RoundGraph::destroy() {
 
 }  // namespace detail
 
+uint64_t grant_dynamic_shared_memory(const void* kernel) {
+  int device = 0, optin = 0;
+  IRGL_CUDA_CHECK(cudaGetDevice(&device));
+  IRGL_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  cudaFuncAttributes attributes{};
+  IRGL_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+  const int dynamic = optin - int(attributes.sharedSizeBytes);
+  IRGL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, dynamic));
+  return uint64_t(std::max(dynamic, 1));
+}
+
 }  // namespace irgl::gpu::schedule

@@ -87,9 +87,11 @@ inline constexpr AutoPick kInKernelPicks[] = {AutoPick::thread, AutoPick::warp, 
 // vertices, whether the Body accumulates, whether its edges cost alike)
 // on the graph, where a persistent kernel is built for it; TWC runs ALB,
 // whose lean kernel is TWC. LB runs merge-path: in cc_afforest's outlined
-// linking (edges of unequal cost on graphs with hubs) merge-path took
-// 0.409 ms on cnr-2000 where LB and ALB took 0.554 (H200,
-// docs/experiments/2026-11-30-outline-grid.md). No outlined loop walks
+// linking by an edge loop (edges of unequal cost on graphs with hubs)
+// merge-path took 0.409 ms on cnr-2000 where LB and ALB took 0.554, and
+// 4.7 ms on RMAT 22 where ALB took 8.1 (H200,
+// docs/experiments/2026-11-30-outline-grid.md,
+// docs/experiments/2026-11-30-one-block-iterations.md). No outlined loop walks
 // tc's edges, for which merge-path is the slowest of the three (3-4x LB,
 // docs/data/bench/auto-large-h100.md). The same for every step of a loop
 // (the kernel is built for one pick).

@@ -181,14 +181,14 @@ __global__ void __launch_bounds__(BlockThreads)
 }
 #endif
 
-// Whether a Rounds type names what its steps touch (`place`,
+// Whether a Rounds or Loop type names what its steps touch (`place`,
 // shared_placement.cuh), so that a small graph's loop can run on one block
 // with those arrays in shared memory.
-template <class Rounds, class = void>
-struct RoundsPlaceShared : std::false_type {};
-template <class Rounds>
-struct RoundsPlaceShared<Rounds, std::void_t<decltype(std::declval<Rounds&>().place(
-                                     std::declval<SharedPlacement&>()))>> : std::true_type {};
+template <class Steps, class = void>
+struct StepsPlaceShared : std::false_type {};
+template <class Steps>
+struct StepsPlaceShared<Steps, std::void_t<decltype(std::declval<Steps&>().place(
+                                   std::declval<SharedPlacement&>()))>> : std::true_type {};
 
 // Where a loop on one block keeps things in its shared memory: the control
 // block, the pipe's two queues, then the arrays its steps touch.
@@ -227,7 +227,7 @@ __global__ void __launch_bounds__(BlockThreads)
     if (threadIdx.x == 0) *pipe.control = *local.control;
     return;
   }
-  for (uint64_t i = threadIdx.x; i < first; i += BlockThreads) local.items[0][i] = pipe.items[0][i];
+  SharedPlacement::copy_block(local.items[0], pipe.items[0], first * sizeof(VertexId));
   SharedPlacement placement(shared + layout.arrays_offset());
   rounds.place(placement);
   __syncthreads();
@@ -240,15 +240,69 @@ __global__ void __launch_bounds__(BlockThreads)
   placement.write_back();
   // A heavy input stops the rounds: the grid's kernel takes it from the pipe.
   const uint64_t left = min(uint64_t(local.control->queues[round % 3].pushed), pipe.capacity);
-  const VertexId* from = local.queue(round).items;
-  VertexId* to = pipe.queue(round).items;
-  for (uint64_t i = threadIdx.x; i < left; i += BlockThreads) to[i] = from[i];
+  SharedPlacement::copy_block(pipe.queue(round).items, local.queue(round).items,
+                              left * sizeof(VertexId));
   if (threadIdx.x == 0) {
     local.control->rounds = round;
     *pipe.control = *local.control;
   }
 }
 #endif
+
+// The most dynamic shared memory a one-block kernel can take, granted to
+// it (runtime/src/gpu/schedule/outline.cu).
+uint64_t grant_dynamic_shared_memory(const void* kernel);
+
+// Whether a small graph's loop runs on one block in shared memory, and the
+// memory that takes: the host side of OutlinedLoop and OutlinedIterations.
+template <int BlockThreads>
+class OneBlockLoops {
+ public:
+  // A vertex of more edges keeps the loop on the grid: auto's steps run a
+  // thread per item on one block, and a thread walking a hub's edges cost
+  // more than the grid's rounds (H200: sssp on RMAT 8, largest degree
+  // 836, 0.27 ms against 0.13; cc 0.27 against 0.09), where roads, grids
+  // and small graphs of at most 32 gain up to 2.9x
+  // (docs/experiments/2026-11-30-one-block-iterations.md).
+  static constexpr uint64_t kMaxDegree = 32;
+
+  // A pass over up to `items_per_thread` items a thread runs on one block.
+  explicit OneBlockLoops(uint64_t items_per_thread) : items_per_thread_(items_per_thread) {}
+
+  // Whether a loop may run there (the default: automatic).
+  void set_mode(SharedLoops mode) { mode_ = mode; }
+
+  // The most items a pass may take there; a test's `items` replaces it.
+  uint64_t items() const { return items_.value_or(items_per_thread_ * BlockThreads); }
+  void set_items(std::optional<uint64_t> items) { items_ = items; }
+
+  // The dynamic shared memory the one-block kernel (Kernels::shared())
+  // needs for `fixed` bytes of its own and the arrays `steps.place()`
+  // names, or 0 when the loop cannot run there: one-block loops are off,
+  // the steps name no arrays or more than SharedPlacement::kMaxArrays, a
+  // graph has a vertex of more than kMaxDegree edges, or it does not fit.
+  template <class Kernels, class Steps>
+  uint64_t bytes(const Steps& steps, uint64_t fixed) {
+    if constexpr (!StepsPlaceShared<Steps>::value) {
+      return 0;
+    } else {
+      if (mode_ == SharedLoops::off) return 0;
+      Steps sizing = steps;
+      SharedPlacement plan;
+      sizing.place(plan);
+      if (plan.overflowed() || plan.largest_degree() > kMaxDegree) return 0;
+      if (limit_ == 0) limit_ = grant_dynamic_shared_memory(Kernels::shared());
+      const uint64_t total = fixed + plan.bytes();
+      return total <= limit_ ? total : 0;
+    }
+  }
+
+ private:
+  uint64_t items_per_thread_;
+  SharedLoops mode_ = SharedLoops::automatic;
+  std::optional<uint64_t> items_;
+  uint64_t limit_ = 0;  // asked once
+};
 
 // The rounds an outlined loop leaves to the host under --outline=auto
 // (OutlinedLoop::run); without `run`, every round runs on the device.
@@ -447,29 +501,19 @@ class OutlinedLoop {
 
   // Whether run() may put a small graph's loop on one block in shared
   // memory (the default: automatic); the rounds the last run ran there.
-  void set_shared_loops(SharedLoops shared) { shared_loops_ = shared; }
+  void set_shared_loops(SharedLoops shared) { one_block_.set_mode(shared); }
   uint64_t shared_rounds() const { return shared_rounds_; }
   bool ran_shared() const { return shared_rounds_ != 0; }
 
   // The most items a round's input may hold to run on one block (the
-  // default: one_block_items()). For tests.
-  void set_one_block_items(std::optional<uint64_t> items) { one_block_items_ = items; }
+  // default: OneBlockLoops::items()). For tests.
+  void set_one_block_items(std::optional<uint64_t> items) { one_block_.set_items(items); }
 
   // The dynamic shared memory the one-block kernel needs for `rounds` over
-  // `pipe`, or 0 when it cannot run (its Rounds name no arrays, more than
-  // SharedPlacement::kMaxArrays, or they and the queues do not fit).
+  // `pipe` (OneBlockLoops::bytes; the queues and control block too), or 0.
   uint64_t shared_bytes(const Rounds& rounds, const Pipe& pipe) {
-    if constexpr (!RoundsPlaceShared<Rounds>::value) {
-      return 0;
-    } else {
-      if (shared_loops_ == SharedLoops::off) return 0;
-      Rounds sizing = rounds;
-      SharedPlacement plan;
-      sizing.place(plan);
-      if (plan.overflowed()) return 0;
-      const uint64_t bytes = SharedLoopLayout{pipe.capacity()}.arrays_offset() + plan.bytes();
-      return bytes <= shared_limit() ? bytes : 0;
-    }
+    return one_block_.template bytes<Kernels>(rounds,
+                                              SharedLoopLayout{pipe.capacity()}.arrays_offset());
   }
 
   // The size above which a round may be heavy: host.heavy_items (0: the
@@ -499,16 +543,16 @@ class OutlinedLoop {
   };
 
   // A small graph's loop (its arrays and queues fit in one block's shared
-  // memory): rounds whose inputs hold at most one_block_items() run on one
+  // memory): rounds whose inputs hold at most OneBlockLoops::items() run on one
   // block in shared memory, a larger one on the grid's kernel, which hands
   // the rounds back once an input holds at most a quarter of that (each
   // change costs a launch and a copy). None goes to the host.
   uint64_t run_small(const Rounds& rounds, const Variant& variant, Pipe& pipe, OutlineMode mode,
                      uint64_t shared) {
     Phase one_block, grid;
-    one_block.heavy_items = one_block_items();
+    one_block.heavy_items = one_block_.items();
     one_block.shared = shared;
-    grid.light_items = one_block_items() / 4;
+    grid.light_items = one_block_.items() / 4;
     uint64_t device_rounds = 0;
     for (bool on_one_block = true;; on_one_block = !on_one_block) {
       const OutlineControl& control =
@@ -518,14 +562,6 @@ class OutlinedLoop {
       if (finished(control, pipe)) return device_rounds;
     }
   }
-
-  // One block's threads take a round of up to 16 items each: a pass over
-  // a block's worth of items costs about a microsecond there, the grid's
-  // round three to four whatever its size, and a change of phase about ten
-  // (cc's label propagation on minnesota, whose first round holds all
-  // 2,642 vertices, ran faster on one block than with rounds above 1,024
-  // items on the grid, docs/experiments/2026-11-30-smem-probe.md).
-  uint64_t one_block_items() const { return one_block_items_.value_or(16 * BlockThreads); }
 
   // Whether the loop is over after a device phase (its input empty: the
   // pipe is emptied); else the pipe takes the state the phase left.
@@ -622,7 +658,7 @@ class OutlinedLoop {
   // sets up the control block itself, from the pipe's `input` counters.
   void launch_shared(const Rounds& rounds, const OutlinedPipe& view, const QueueCounters* input,
                      uint64_t shared, cudaStream_t stream) {
-    if constexpr (RoundsPlaceShared<Rounds>::value) {
+    if constexpr (StepsPlaceShared<Rounds>::value) {
       Rounds rounds_arg = rounds;
       OutlinedPipe view_arg = view;
       void* args[] = {&rounds_arg, &view_arg, &input};
@@ -631,31 +667,18 @@ class OutlinedLoop {
     }
   }
 
-  // The most dynamic shared memory the one-block kernel can take (asked
-  // once, and granted to it then).
-  uint64_t shared_limit() {
-    if (shared_limit_ == 0) {
-      int device = 0, optin = 0;
-      IRGL_CUDA_CHECK(cudaGetDevice(&device));
-      IRGL_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-      cudaFuncAttributes attributes{};
-      IRGL_CUDA_CHECK(cudaFuncGetAttributes(&attributes, Kernels::shared()));
-      const int dynamic = optin - int(attributes.sharedSizeBytes);
-      IRGL_CUDA_CHECK(cudaFuncSetAttribute(Kernels::shared(),
-                                           cudaFuncAttributeMaxDynamicSharedMemorySize, dynamic));
-      shared_limit_ = uint64_t(std::max(dynamic, 1));
-    }
-    return shared_limit_;
-  }
-
   using Kernels = PipeRoundKernels<BlockThreads, Rounds>;
   Builds builds_;
   OutlineGrid grid_;
-  SharedLoops shared_loops_ = SharedLoops::automatic;
+  // A round of up to 16 items a thread runs on one block: a pass over a
+  // block's worth of items costs about a microsecond there, the grid's
+  // round three to four whatever its size, and a change of phase about ten
+  // (cc's label propagation on minnesota, whose first round holds all
+  // 2,642 vertices, ran faster on one block than with rounds above 1,024
+  // items on the grid, docs/experiments/2026-11-30-smem-probe.md).
+  OneBlockLoops<BlockThreads> one_block_{16};
   uint64_t shared_rounds_ = 0;
-  uint64_t shared_limit_ = 0;
   uint64_t heavy_items_ = 0;
-  std::optional<uint64_t> one_block_items_;
   DeviceBuffer<OutlineControl> control_;
   PinnedBuffer<OutlineControl> host_control_;
   DeviceBuffer<uint64_t> block_sums_;
@@ -703,6 +726,26 @@ __global__ void __launch_bounds__(BlockThreads)
 }
 #endif
 
+#if defined(__CUDACC__)
+// A small graph's loop of iterations on one block: the arrays (and
+// reductions) `loop.place()` names are copied into shared memory, the
+// iterations run between block barriers (a grid of one block), and the
+// written ones go back at the end.
+template <int BlockThreads, class Loop, AutoPick Pick>
+__global__ void __launch_bounds__(BlockThreads)
+    outlined_iterations_shared_kernel(Loop loop, uint64_t* block_sums) {
+  extern __shared__ __align__(16) char shared[];
+  SharedPlacement placement(shared);
+  loop.place(placement);
+  __syncthreads();
+  PersistentGridRound<false, Pick, StepsAlbScratch<Loop>::value> grid;  // one block
+  grid.block_sums = block_sums;
+  loop.template run<BlockThreads>(grid);
+  __syncthreads();  // the last iteration's writes
+  placement.write_back();
+}
+#endif
+
 template <int BlockThreads, class Loop>
 struct IterationKernels {
   template <bool Inspects, AutoPick Pick>
@@ -710,14 +753,22 @@ struct IterationKernels {
     return reinterpret_cast<const void*>(
         outlined_iterations_kernel<BlockThreads, Loop, Inspects, Pick>);
   }
+  // Auto steps run a thread per vertex there, as in a pipe loop's.
+  static const void* shared() {
+    constexpr AutoPick kPick = RoundsRunAuto<Loop>::value ? AutoPick::thread : AutoPick::alb;
+    return reinterpret_cast<const void*>(
+        outlined_iterations_shared_kernel<BlockThreads, Loop, kPick>);
+  }
 };
 
 // The host side of one outlined loop of iterations (a static per loop, per
 // GPU, in generated code). Loop: run<B>(grid) on the device, kRunsAlb and
-// alb_inspects(), optionally kRunsAuto and auto_pick() (PersistentBuilds).
+// alb_inspects(), optionally kRunsAuto and auto_pick() (PersistentBuilds),
+// and place() (StepsPlaceShared) for a small graph's loop on one block.
 template <int BlockThreads, class Loop>
 class OutlinedIterations {
-  using Builds = PersistentBuilds<BlockThreads, Loop, IterationKernels<BlockThreads, Loop>>;
+  using Kernels = IterationKernels<BlockThreads, Loop>;
+  using Builds = PersistentBuilds<BlockThreads, Loop, Kernels>;
   using Variant = typename Builds::Variant;
 
  public:
@@ -725,6 +776,7 @@ class OutlinedIterations {
   // policies' InGrid<...>::items(): resident, and sized by iterations_grid,
   // or the `requested` blocks (0: none).
   OutlineShape shape(uint64_t vertices, unsigned requested = 0) {
+    vertices_ = vertices;
     grid_ = iterations_grid(vertices, builds_.sm_count(), requested);
     OutlineShape shape;
     shape.grid_threads = uint64_t(blocks(Builds::inspecting())) * BlockThreads;
@@ -735,7 +787,9 @@ class OutlinedIterations {
     return shape;
   }
 
-  // Runs the loop in one cooperative launch on `stream` (shape() first).
+  // Runs the loop in one launch on `stream` (shape() first): on one block
+  // in shared memory when the graph has at most OneBlockLoops::items()
+  // vertices and the arrays fit there, else cooperatively on the grid.
   // Returns at once: the driver's next read of a reduction or output
   // waits for it.
   void run(const Loop& loop, cudaStream_t stream) {
@@ -745,10 +799,27 @@ class OutlinedIterations {
     Loop loop_arg = loop;
     uint64_t* block_sums = block_sums_.data();
     void* args[] = {&loop_arg, &block_sums};
+    const uint64_t shared =
+        vertices_ <= one_block_.items() ? one_block_.template bytes<Kernels>(loop, 0) : 0;
+    ran_shared_ = shared != 0;
+    if constexpr (StepsPlaceShared<Loop>::value)
+      if (ran_shared_) {
+        IRGL_CUDA_CHECK(cudaLaunchKernel(Kernels::shared(), 1, BlockThreads, args, size_t(shared), stream));
+        IRGL_CUDA_CHECK_LAUNCH();
+        return;
+      }
     IRGL_CUDA_CHECK(cudaLaunchCooperativeKernel(Builds::kernel(variant), this->blocks(variant),
                                                 BlockThreads, args, 0, stream));
     IRGL_CUDA_CHECK_LAUNCH();
   }
+
+  // Whether run() may put a small graph's loop on one block in shared
+  // memory (the default: automatic), and whether the last run did.
+  void set_shared_loops(SharedLoops shared) { one_block_.set_mode(shared); }
+  bool ran_shared() const { return ran_shared_; }
+  // The most vertices a graph may have to run on one block (the default:
+  // OneBlockLoops::items()). For tests.
+  void set_one_block_items(std::optional<uint64_t> items) { one_block_.set_items(items); }
 
  private:
   unsigned blocks(const Variant& variant) {
@@ -757,6 +828,14 @@ class OutlinedIterations {
 
   Builds builds_;
   OutlineGrid grid_{1};
+  uint64_t vertices_ = 0;
+  // Graphs of up to 4 vertices a thread run on one block: every iteration
+  // passes over all of them, and beyond that one block's passes lose to
+  // the grid's (H200: pr on a 32 x 32 grid 0.199 ms against 0.285, on 45 x
+  // 45 0.29 against 0.27, on minnesota's 2,642 vertices 0.465 against
+  // 0.347; docs/experiments/2026-11-30-one-block-iterations.md).
+  OneBlockLoops<BlockThreads> one_block_{4};
+  bool ran_shared_ = false;
   DeviceBuffer<uint64_t> block_sums_;
 };
 

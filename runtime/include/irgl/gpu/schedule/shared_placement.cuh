@@ -50,6 +50,10 @@ class SharedPlacement {
 
   // The arena's bytes the arrays take, each aligned.
   IRGL_HD uint64_t bytes() const { return used_; }
+  // The largest vertex degree of the graphs placed (Graph::placed notes
+  // it; 0: none known).
+  IRGL_HD void note_degree(uint64_t degree) { largest_degree_ = degree > largest_degree_ ? degree : largest_degree_; }
+  IRGL_HD uint64_t largest_degree() const { return largest_degree_; }
   // More arrays than kMaxArrays were named: the loop cannot run in shared
   // memory (the placement stops copying).
   IRGL_HD bool overflowed() const { return overflowed_; }
@@ -59,7 +63,21 @@ class SharedPlacement {
   // after a barrier that follows the loop's last write.
   __device__ void write_back() const {
     for (unsigned i = 0; i < count_; ++i)
-      if (arrays_[i].writes) copy(arrays_[i].from, arrays_[i].to, arrays_[i].bytes);
+      if (arrays_[i].writes) copy_block(arrays_[i].from, arrays_[i].to, arrays_[i].bytes);
+  }
+
+  // A block's threads copy `bytes` from `from` to `to` (either memory), all
+  // together: in 16-byte vectors when both ends allow (allocations and the
+  // arena do), then word by word (both ends 4-byte aligned), the last bytes
+  // of an odd size one by one.
+  __device__ static void copy_block(void* to, const void* from, uint64_t bytes) {
+    auto* out = static_cast<char*>(to);
+    const auto* in = static_cast<const char*>(from);
+    uint64_t done = 0;
+    if ((reinterpret_cast<uintptr_t>(to) | reinterpret_cast<uintptr_t>(from)) % sizeof(uint4) == 0)
+      done = copy_units<uint4>(out, in, bytes / sizeof(uint4));
+    done += copy_units<uint32_t>(out + done, in + done, (bytes - done) / sizeof(uint32_t));
+    for (uint64_t i = done + threadIdx.x; i < bytes; i += blockDim.x) out[i] = in[i];
   }
 #endif
 
@@ -88,25 +106,12 @@ class SharedPlacement {
     used_ += aligned(bytes);
     arrays_[count_++] = {from, to, bytes, writes};
 #if defined(__CUDA_ARCH__)
-    if (to) copy(to, from, bytes);
+    if (to) copy_block(to, from, bytes);
 #endif
     return to ? to : from;
   }
 
 #if defined(__CUDACC__)
-  // A block's threads copy `bytes`: in 16-byte vectors when both ends allow
-  // (allocations and the arena do), then word by word (both ends 4-byte
-  // aligned), the last bytes of an odd size one by one.
-  __device__ static void copy(void* to, const void* from, uint64_t bytes) {
-    auto* out = static_cast<char*>(to);
-    const auto* in = static_cast<const char*>(from);
-    uint64_t done = 0;
-    if ((reinterpret_cast<uintptr_t>(to) | reinterpret_cast<uintptr_t>(from)) % sizeof(uint4) == 0)
-      done = copy_units<uint4>(out, in, bytes / sizeof(uint4));
-    done += copy_units<uint32_t>(out + done, in + done, (bytes - done) / sizeof(uint32_t));
-    for (uint64_t i = done + threadIdx.x; i < bytes; i += blockDim.x) out[i] = in[i];
-  }
-
   // Copies `count` units; returns their bytes. Each thread loads
   // kInFlight units before it stores any: one block's copy waits for a
   // memory latency per kInFlight units a thread, not per unit (a small
@@ -137,6 +142,7 @@ class SharedPlacement {
   uint64_t used_ = 0;
   Array arrays_[kMaxArrays] = {};
   unsigned count_ = 0;
+  uint64_t largest_degree_ = 0;
   bool overflowed_ = false;
 };
 
