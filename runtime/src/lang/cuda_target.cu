@@ -115,8 +115,9 @@ TargetOption outline_blocks_option(CudaRun& run) {
 
 TargetOption outline_shared_option(CudaRun& run) {
   return {"outline-shared",
-          "auto (the default): an outlined pipe loop whose graph, vertex data and queues fit "
-          "in one block's shared memory runs there, on one block; off: on the grid",
+          "auto (the default): an outlined loop (a pipe's rounds, or iterations over at most "
+          "4 vertices a thread) of a graph without a vertex of more than 32 edges, whose "
+          "arrays fit in one block's shared memory, runs there, on one block; off: on the grid",
           [&run](const std::string& text) {
             if (text == "auto") run.outline_shared = schedule::SharedLoops::automatic;
             else if (text == "off") run.outline_shared = schedule::SharedLoops::off;

@@ -24,8 +24,8 @@ struct CudaRun {
   // those resident; 0: by the loop's kind and graph (gpu/schedule/grid.cuh:
   // iterations_grid, pipe_loop_grid).
   unsigned outline_blocks = 0;
-  // --outline-shared: whether a small graph's outlined pipe loop may run on
-  // one block in shared memory.
+  // --outline-shared: whether a small graph's outlined loop may run on one
+  // block in shared memory.
   gpu::schedule::SharedLoops outline_shared = gpu::schedule::SharedLoops::automatic;
   // Where the run records its launches (programs built with --instrument=load)
   // and its pipes' frontier choices; none: not recorded.

@@ -59,9 +59,9 @@ const char* to_string(OutlineMode mode);
 // Parses a mode name; false when `text` names none.
 bool parse_outline_mode(const std::string& text, OutlineMode& mode);
 
-// Whether an outlined pipe loop may run a small graph's rounds on one block
-// with its arrays in shared memory, when they fit (--outline-shared;
-// outline.cuh, shared_placement.cuh).
+// Whether an outlined loop (a pipe's rounds, or iterations) may run a small
+// graph's passes on one block with its arrays in shared memory, when they
+// fit (--outline-shared; outline.cuh: OneBlockLoops, shared_placement.cuh).
 enum class SharedLoops : uint8_t { automatic, off };
 
 // One launch site's options: what irglc compiled into it and what the run
