@@ -190,6 +190,13 @@ template <class Steps>
 struct StepsPlaceShared<Steps, std::void_t<decltype(std::declval<Steps&>().place(
                                    std::declval<SharedPlacement&>()))>> : std::true_type {};
 
+// The build of a loop's one-block kernel: auto steps run a thread per item
+// there (a warp per vertex would leave one block's passes to its 8 warps);
+// other steps keep their schedule.
+template <class Steps>
+inline constexpr AutoPick kOneBlockPick =
+    RoundsRunAuto<Steps>::value ? AutoPick::thread : AutoPick::alb;
+
 // Where a loop on one block keeps things in its shared memory: the control
 // block, the pipe's two queues, then the arrays its steps touch.
 struct SharedLoopLayout {
@@ -418,11 +425,9 @@ struct PipeRoundKernels {
     return reinterpret_cast<const void*>(
         outlined_pipe_kernel<BlockThreads, Rounds, Inspects, Pick>);
   }
-  // Auto steps run a thread per item there: a warp per vertex would leave
-  // one block's rounds to its 8 warps.
   static const void* shared() {
-    constexpr AutoPick kPick = RoundsRunAuto<Rounds>::value ? AutoPick::thread : AutoPick::alb;
-    return reinterpret_cast<const void*>(outlined_pipe_shared_kernel<BlockThreads, Rounds, kPick>);
+    return reinterpret_cast<const void*>(
+        outlined_pipe_shared_kernel<BlockThreads, Rounds, kOneBlockPick<Rounds>>);
   }
 };
 
@@ -753,11 +758,9 @@ struct IterationKernels {
     return reinterpret_cast<const void*>(
         outlined_iterations_kernel<BlockThreads, Loop, Inspects, Pick>);
   }
-  // Auto steps run a thread per vertex there, as in a pipe loop's.
   static const void* shared() {
-    constexpr AutoPick kPick = RoundsRunAuto<Loop>::value ? AutoPick::thread : AutoPick::alb;
     return reinterpret_cast<const void*>(
-        outlined_iterations_shared_kernel<BlockThreads, Loop, kPick>);
+        outlined_iterations_shared_kernel<BlockThreads, Loop, kOneBlockPick<Loop>>);
   }
 };
 

@@ -52,7 +52,9 @@ class SharedPlacement {
   IRGL_HD uint64_t bytes() const { return used_; }
   // The largest vertex degree of the graphs placed (Graph::placed notes
   // it; 0: none known).
-  IRGL_HD void note_degree(uint64_t degree) { largest_degree_ = degree > largest_degree_ ? degree : largest_degree_; }
+  IRGL_HD void note_degree(uint64_t degree) {
+    if (degree > largest_degree_) largest_degree_ = degree;
+  }
   IRGL_HD uint64_t largest_degree() const { return largest_degree_; }
   // More arrays than kMaxArrays were named: the loop cannot run in shared
   // memory (the placement stops copying).
