@@ -476,9 +476,10 @@ void write_pipe_loop(CodeWriter& out, const Module& module, const HostStmt& loop
   open_device_branch(out, steps, "OutlinedLoop", rounds_type,
                      "The rounds in one kernel launch (" + rounds_type + "); the pipe is empty after.",
                      options);
+  out.line("irgl_loop.set_shared_loops(" + run + ".outline_shared);");
+  out.line("irgl_loop.set_one_block_items(" + run + ".one_block_items);");
   out.line("const schedule::OutlineShape irgl_shape = irgl_loop.shape(" + loop.name + ".storage(), " +
            loop.name + ".outline_grid());");
-  out.line("irgl_loop.set_shared_loops(" + run + ".outline_shared);");
   out.line(rounds_type + " irgl_rounds;");
   write_step_items(out, steps, "irgl_rounds",
                    [](const Step& step) { return comma_separated(step.launch->args); }, options);

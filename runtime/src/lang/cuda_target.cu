@@ -115,15 +115,24 @@ TargetOption outline_blocks_option(CudaRun& run) {
 
 TargetOption outline_shared_option(CudaRun& run) {
   return {"outline-shared",
-          "auto (the default): an outlined loop (a pipe's rounds, or iterations over at most "
-          "4 vertices a thread) of a graph without a vertex of more than 32 edges, whose "
-          "arrays fit in one block's shared memory, runs there, on one block; off: on the grid",
+          "auto (the default): on a graph without a vertex of more than 32 edges, an outlined "
+          "loop (a pipe's rounds, or iterations over at most 4 vertices a thread) whose arrays "
+          "fit in one block's shared memory runs there, on one block, and another pipe loop's "
+          "light rounds run on one block with its arrays in global memory; off: on the grid",
           [&run](const std::string& text) {
             if (text == "auto") run.outline_shared = schedule::SharedLoops::automatic;
             else if (text == "off") run.outline_shared = schedule::SharedLoops::off;
             else throw InputError::in("--outline-shared", not_one_of(text, "auto or off"));
             return "outline shared: " + text;
           }};
+}
+
+TargetOption one_block_items_option(CudaRun& run) {
+  return count_option("one-block-items",
+                      "under --outline-shared=auto, the largest round of a pipe loop that runs "
+                      "on one block (default: 16 a thread when the graph's arrays fit in shared "
+                      "memory, else 1 a thread: 256)",
+                      "one block items", run.one_block_items);
 }
 
 TargetOption frontier_option(CudaRun& run) {
@@ -206,6 +215,7 @@ std::vector<TargetOption> cuda_run_options(CudaRun& run, const ProgramDescriptio
     options.push_back(heavy_round_option(run));
     options.push_back(outline_blocks_option(run));
     options.push_back(outline_shared_option(run));
+    options.push_back(one_block_items_option(run));
   }
   if (chooses_frontiers) options.push_back(frontier_option(run));
   if (description.task_pools)

@@ -178,11 +178,13 @@ TEST(Outline, SmallGraphLoopRunsInSharedMemory) {
   EXPECT_FALSE((check_outlined_bfs<Twc<kThreads>, ExpandBody, SharedExpandRounds>(
       kPersistent, small, 5, SharedLoops::off)));
   const CsrGraph large = small_graph(20000);
-  EXPECT_FALSE((check_outlined_bfs<Twc<kThreads>, ExpandBody, SharedExpandRounds>(kPersistent, large)));
+  EXPECT_FALSE((check_outlined_bfs<Twc<kThreads>, ExpandBody, SharedExpandRounds>(
+      kPersistent, large, 5, SharedLoops::off)));
   EXPECT_FALSE((check_outlined_bfs<Auto<kThreads>, ExpandBody, SharedExpandRounds>(
       kPersistent, skewed_graph(1500, 6000))));
   // Under OutlineMode::graph the rounds stay launches of the grid's kernel.
   EXPECT_FALSE((check_outlined_bfs<Twc<kThreads>, ExpandBody, SharedExpandRounds>(kGraph, small)));
+  EXPECT_FALSE((check_outlined_bfs<Twc<kThreads>, ExpandBody, SharedExpandRounds>(kGraph, large)));
 }
 
 // The rounds of a BFS from `source` that run on one block when it takes
@@ -225,6 +227,29 @@ TEST(Outline, SmallGraphLoopMovesBetweenOneBlockAndTheGrid) {
             0u);
   EXPECT_EQ((check_outlined_bfs<Auto<kThreads>, ExpandBody, SharedExpandRounds>(kPersistent, small)),
             one_block_rounds(small, 5, 16 * kThreads));
+}
+
+// A graph whose arrays do not fit in shared memory runs its light rounds
+// on one block with them in global memory (an item a thread by default),
+// and moves between one block and the grid as a small graph's loop does;
+// without place() (ExpandRounds), with a hub, or off, none does.
+TEST(Outline, LargeGraphLightRoundsRunOnOneBlock) {
+  IRGL_REQUIRE_GPU();
+  const CsrGraph large = small_graph(20000);
+  const uint64_t expected = one_block_rounds(large, 5, kThreads);
+  EXPECT_GT(expected, 2u);
+  EXPECT_EQ((check_outlined_bfs<Twc<kThreads>, ExpandBody, SharedExpandRounds>(kPersistent, large)),
+            expected);
+  EXPECT_EQ((check_outlined_bfs<Auto<kThreads>, ExpandBody, SharedExpandRounds>(
+                kPersistent, large, 5, SharedLoops::automatic, 100)),
+            one_block_rounds(large, 5, 100));
+  EXPECT_EQ((check_outlined_bfs<Alb<kThreads>, PlainExpandBody, SharedExpandRounds>(
+                kPersistent, large, 5, SharedLoops::automatic, 3000)),
+            one_block_rounds(large, 5, 3000));
+  EXPECT_EQ((check_outlined_bfs<Twc<kThreads>>(kPersistent, large)), 0u);
+  EXPECT_EQ((check_outlined_bfs<Twc<kThreads>, ExpandBody, SharedExpandRounds>(
+                kPersistent, skewed_graph(30000, 120000))),
+            0u);
 }
 
 // Each vertex's label becomes the smallest label among its out-neighbours

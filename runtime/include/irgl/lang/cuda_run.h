@@ -24,9 +24,12 @@ struct CudaRun {
   // those resident; 0: by the loop's kind and graph (gpu/schedule/grid.cuh:
   // iterations_grid, pipe_loop_grid).
   unsigned outline_blocks = 0;
-  // --outline-shared: whether a small graph's outlined loop may run on one
-  // block in shared memory.
+  // --outline-shared: whether an outlined loop's light rounds may run on
+  // one block (a small graph's with its arrays in shared memory).
   gpu::schedule::SharedLoops outline_shared = gpu::schedule::SharedLoops::automatic;
+  // --one-block-items: the largest round a pipe loop runs on one block
+  // (none: OneBlockLoops' defaults, gpu/schedule/outline.cuh).
+  std::optional<uint64_t> one_block_items;
   // Where the run records its launches (programs built with --instrument=load)
   // and its pipes' frontier choices; none: not recorded.
   gpu::schedule::LoadLog* load_log = nullptr;

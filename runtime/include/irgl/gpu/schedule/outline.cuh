@@ -102,8 +102,8 @@ struct RoundsRunAuto<Rounds, std::enable_if_t<Rounds::kRunsAuto>> : std::true_ty
 // of an extra barrier (nobody reads or writes queue (r + 2) % 3 in round r).
 struct OutlineControl {
   QueueCounters queues[3];
-  unsigned long long rounds;  // rounds done
-  unsigned long long reserved;
+  unsigned long long rounds;            // rounds done
+  unsigned long long one_block_rounds;  // of those, the rounds a one-block kernel ran
 };
 
 // The pipe as a persistent kernel sees it.
@@ -191,8 +191,11 @@ struct StepsPlaceShared<Steps, std::void_t<decltype(std::declval<Steps&>().place
                                    std::declval<SharedPlacement&>()))>> : std::true_type {};
 
 // The build of a loop's one-block kernel: auto steps run a thread per item
-// there (a warp per vertex would leave one block's passes to its 8 warps);
-// other steps keep their schedule.
+// there (a warp per vertex would leave one block's passes to its 8 warps;
+// merging a round's edges over the block's threads lost to it by 1-10% on
+// roads with the arrays in global memory, up to 1.6x at 512 items a round,
+// docs/experiments/2026-11-30-one-block-global.md); other steps keep their
+// schedule.
 template <class Steps>
 inline constexpr AutoPick kOneBlockPick =
     RoundsRunAuto<Steps>::value ? AutoPick::thread : AutoPick::alb;
@@ -207,24 +210,28 @@ struct SharedLoopLayout {
 };
 
 #if defined(__CUDACC__)
-// The rounds of a small graph's loop on one block, from round 0 (the pipe's
-// input, whose counters are `input`, is queue 0) while they run here
+// The rounds of a loop on one block, from round 0 (the pipe's input, whose
+// counters are `input`, is queue 0) while they run here
 // (OutlinedPipe::runs_here: the pipe is not empty, no push overflowed, an
-// input has at most heavy_items items): the control block, the queues and
-// the arrays `rounds.place()` names are copied into shared memory, the
-// rounds run between block barriers (run_rounds on a grid of one block),
-// and the written arrays, the control block and the next input go back at
-// the end. Nothing is copied when round 0 does not run here.
+// input has at most heavy_items items). The control block lives in shared
+// memory; with `place_arrays` (a small graph's loop) so do the pipe's
+// queues and the arrays `rounds.place()` names, copied in before the first
+// round and back after the last (nothing is copied when round 0 does not
+// run here); without it they stay in global memory, where a light round's
+// chains of accesses still cost a block barrier instead of a grid's.
+// The rounds run between block barriers (run_rounds on a grid of one block).
 template <int BlockThreads, class Rounds, AutoPick Pick>
 __global__ void __launch_bounds__(BlockThreads)
-    outlined_pipe_shared_kernel(Rounds rounds, OutlinedPipe pipe, const QueueCounters* input) {
+    outlined_pipe_shared_kernel(Rounds rounds, OutlinedPipe pipe, const QueueCounters* input,
+                                bool place_arrays) {
   extern __shared__ __align__(16) char shared[];
-  const SharedLoopLayout layout{pipe.capacity};
+  const SharedLoopLayout layout{place_arrays ? pipe.capacity : 0};
   OutlinedPipe local = pipe;
   local.control = reinterpret_cast<OutlineControl*>(shared);
-  local.items[0] = reinterpret_cast<VertexId*>(shared + layout.control_bytes());
-  local.items[1] = reinterpret_cast<VertexId*>(shared + layout.control_bytes() + layout.queue_bytes());
-  const uint64_t first = min(uint64_t(input->pushed), pipe.capacity);
+  if (place_arrays) {
+    local.items[0] = reinterpret_cast<VertexId*>(shared + layout.control_bytes());
+    local.items[1] = reinterpret_cast<VertexId*>(shared + layout.control_bytes() + layout.queue_bytes());
+  }
   if (threadIdx.x == 0) {
     *local.control = OutlineControl{};
     local.control->queues[0] = *input;
@@ -234,9 +241,12 @@ __global__ void __launch_bounds__(BlockThreads)
     if (threadIdx.x == 0) *pipe.control = *local.control;
     return;
   }
-  SharedPlacement::copy_block(local.items[0], pipe.items[0], first * sizeof(VertexId));
   SharedPlacement placement(shared + layout.arrays_offset());
-  rounds.place(placement);
+  if (place_arrays) {
+    const uint64_t first = min(uint64_t(input->pushed), pipe.capacity);
+    SharedPlacement::copy_block(local.items[0], pipe.items[0], first * sizeof(VertexId));
+    rounds.place(placement);
+  }
   __syncthreads();
 
   PersistentGridRound<false, Pick, StepsAlbScratch<Rounds>::value> grid;  // one block
@@ -244,13 +254,16 @@ __global__ void __launch_bounds__(BlockThreads)
   uint64_t round = local.control->rounds;
   run_rounds<BlockThreads>(rounds, grid, local, ~uint64_t{0}, round);
   __syncthreads();  // every thread has read the control block
-  placement.write_back();
-  // A heavy input stops the rounds: the grid's kernel takes it from the pipe.
-  const uint64_t left = min(uint64_t(local.control->queues[round % 3].pushed), pipe.capacity);
-  SharedPlacement::copy_block(pipe.queue(round).items, local.queue(round).items,
-                              left * sizeof(VertexId));
+  if (place_arrays) {
+    placement.write_back();
+    // A heavy input stops the rounds: the grid's kernel takes it from the pipe.
+    const uint64_t left = min(uint64_t(local.control->queues[round % 3].pushed), pipe.capacity);
+    SharedPlacement::copy_block(pipe.queue(round).items, local.queue(round).items,
+                                left * sizeof(VertexId));
+  }
   if (threadIdx.x == 0) {
     local.control->rounds = round;
+    local.control->one_block_rounds = round;
     *pipe.control = *local.control;
   }
 }
@@ -260,8 +273,10 @@ __global__ void __launch_bounds__(BlockThreads)
 // it (runtime/src/gpu/schedule/outline.cu).
 uint64_t grant_dynamic_shared_memory(const void* kernel);
 
-// Whether a small graph's loop runs on one block in shared memory, and the
-// memory that takes: the host side of OutlinedLoop and OutlinedIterations.
+// Whether a loop runs on one block, and the shared memory that takes: the
+// host side of OutlinedLoop and OutlinedIterations. A small graph's loop
+// runs there with its arrays in shared memory; a larger graph's pipe loop
+// runs its light rounds there with them in global memory.
 template <int BlockThreads>
 class OneBlockLoops {
  public:
@@ -273,39 +288,66 @@ class OneBlockLoops {
   // (docs/experiments/2026-11-30-one-block-iterations.md).
   static constexpr uint64_t kMaxDegree = 32;
 
-  // A pass over up to `items_per_thread` items a thread runs on one block.
-  explicit OneBlockLoops(uint64_t items_per_thread) : items_per_thread_(items_per_thread) {}
+  // A pass over up to `items_per_thread` items a thread runs on one block
+  // in shared memory, and over up to `global_items_per_thread` with the
+  // arrays in global memory (0: never).
+  explicit OneBlockLoops(uint64_t items_per_thread, uint64_t global_items_per_thread = 0)
+      : items_per_thread_(items_per_thread), global_items_per_thread_(global_items_per_thread) {}
 
   // Whether a loop may run there (the default: automatic).
   void set_mode(SharedLoops mode) { mode_ = mode; }
 
-  // The most items a pass may take there; a test's `items` replaces it.
+  // The most items a pass may take there, in shared memory and in global
+  // memory; a set `items` replaces both (--one-block-items, tests).
   uint64_t items() const { return items_.value_or(items_per_thread_ * BlockThreads); }
+  uint64_t global_items() const { return items_.value_or(global_items_per_thread_ * BlockThreads); }
   void set_items(std::optional<uint64_t> items) { items_ = items; }
 
   // The dynamic shared memory the one-block kernel (Kernels::shared())
   // needs for `fixed` bytes of its own and the arrays `steps.place()`
-  // names, or 0 when the loop cannot run there: one-block loops are off,
-  // the steps name no arrays or more than SharedPlacement::kMaxArrays, a
-  // graph has a vertex of more than kMaxDegree edges, or it does not fit.
+  // names, or 0 when the loop cannot run there (runs_on_one_block), or
+  // they do not fit.
   template <class Kernels, class Steps>
   uint64_t bytes(const Steps& steps, uint64_t fixed) {
     if constexpr (!StepsPlaceShared<Steps>::value) {
       return 0;
     } else {
-      if (mode_ == SharedLoops::off) return 0;
-      Steps sizing = steps;
-      SharedPlacement plan;
-      sizing.place(plan);
-      if (plan.overflowed() || plan.largest_degree() > kMaxDegree) return 0;
+      const std::optional<SharedPlacement> plan = placement_of(steps);
+      if (!plan) return 0;
       if (limit_ == 0) limit_ = grant_dynamic_shared_memory(Kernels::shared());
-      const uint64_t total = fixed + plan.bytes();
+      const uint64_t total = fixed + plan->bytes();
       return total <= limit_ ? total : 0;
     }
   }
 
+  // Whether a loop of `steps` may run passes on one block at all, its
+  // arrays in global memory when they do not fit in shared memory: not
+  // when one-block loops are off, the steps name no arrays or more than
+  // SharedPlacement::kMaxArrays, or a graph has a vertex of more than
+  // kMaxDegree edges.
+  template <class Steps>
+  bool runs_on_one_block(const Steps& steps) const {
+    return placement_of(steps).has_value();
+  }
+
  private:
+  // The arrays `steps` would place, sized; none when runs_on_one_block is not.
+  template <class Steps>
+  std::optional<SharedPlacement> placement_of(const Steps& steps) const {
+    if constexpr (!StepsPlaceShared<Steps>::value) {
+      return std::nullopt;
+    } else {
+      if (mode_ == SharedLoops::off) return std::nullopt;
+      Steps sizing = steps;
+      SharedPlacement plan;
+      sizing.place(plan);
+      if (plan.overflowed() || plan.largest_degree() > kMaxDegree) return std::nullopt;
+      return plan;
+    }
+  }
+
   uint64_t items_per_thread_;
+  uint64_t global_items_per_thread_;
   SharedLoops mode_ = SharedLoops::automatic;
   std::optional<uint64_t> items_;
   uint64_t limit_ = 0;  // asked once
@@ -473,30 +515,66 @@ class OutlinedLoop {
   // most half of heavy_items(), the rounds return to the device. The pipe
   // is empty after. Throws std::runtime_error when a round pushed more than
   // a queue holds (as Pipe's size check does). Each device phase ends with
-  // one copy and one stream synchronization. The loop of a small graph
-  // runs its light rounds on one block in shared memory (run_small).
+  // one copy and one stream synchronization.
+  //
+  // Light rounds run on one block (OneBlockLoops), outside OutlineMode::graph:
+  // a small graph's loop with its arrays and queues in shared memory, where
+  // no round goes to the host; another graph's with them in global memory
+  // (rounds of at most OneBlockLoops::global_items()). A larger round moves
+  // to the grid's kernel, which hands the rounds back once an input holds
+  // at most a quarter of what one block takes (each change costs a launch
+  // and a copy).
   uint64_t run(const Rounds& rounds, Pipe& pipe, OutlineMode mode, const HostRounds& host = {}) {
     const Variant variant = Builds::variant_of(rounds);
     shared_rounds_ = 0;
-    const uint64_t shared = mode == OutlineMode::graph ? 0 : shared_bytes(rounds, pipe);
-    if (shared) return run_small(rounds, variant, pipe, mode, shared);
-    Phase phase;  // without a hand-over, every round on the device
-    if (mode == OutlineMode::automatic && host.run) {
-      phase.heavy_items = heavy_items(variant, host);
-      phase.heavy_edges = host.heavy_edges;
-      phase.dense = host.dense;
+    Phase one_block, grid;
+    one_block.shared = mode == OutlineMode::graph ? 0 : shared_bytes(rounds, pipe);
+    if (one_block.shared) {
+      one_block.heavy_items = one_block_.items();
+      one_block.place_arrays = true;
+    } else {
+      if (mode == OutlineMode::automatic && host.run) {
+        grid.heavy_items = heavy_items(variant, host);
+        grid.heavy_edges = host.heavy_edges;
+        grid.dense = host.dense;
+      }
+      if (mode != OutlineMode::graph && one_block_.global_items() != 0 &&
+          one_block_.runs_on_one_block(rounds)) {
+        one_block.heavy_items = one_block_.global_items();
+        one_block.shared = SharedLoopLayout{0}.arrays_offset();
+      }
     }
+    if (one_block.shared) grid.light_items = one_block.heavy_items / 4;
+    // With the arrays in global memory, the grid's kernel follows the
+    // one-block kernel at once, from the round it stopped at (or at round
+    // 0, when the first input is heavy: kcore's seed), saving the host's
+    // look in between; on a small graph, whose loop one block usually
+    // finishes, it waits for the look.
+    const Phase* follow = one_block.shared && !one_block.place_arrays ? &grid : nullptr;
+    const Phase* phase = one_block.shared ? &one_block : &grid;
     uint64_t device_rounds = 0;
     for (;;) {
-      const OutlineControl& control = run_on_device(rounds, variant, pipe, mode, phase);
+      const OutlineControl& control =
+          run_on_device(rounds, variant, pipe, mode, *phase, phase == &one_block ? follow : nullptr);
       device_rounds += control.rounds;
+      shared_rounds_ += control.one_block_rounds;
       if (finished(control, pipe)) return device_rounds;
+      const uint64_t next = control.queues[control.rounds % 3].pushed;
+      if (next <= grid.light_items) {
+        phase = &one_block;
+        continue;
+      }
+      if (phase == &one_block && !follow) {
+        phase = &grid;
+        continue;
+      }
       // A heavy input: the host takes the pipe as the device left it.
       for (;;) {
         const uint64_t size = host.run();
         if (size == 0) return device_rounds;
-        if (size <= phase.heavy_items / 2) break;
+        if (size <= grid.heavy_items / 2) break;
       }
+      phase = &grid;
     }
   }
 
@@ -504,14 +582,15 @@ class OutlinedLoop {
   // host (0: the default, heavy_items()). For tests.
   void set_heavy_items(uint64_t items) { heavy_items_ = items; }
 
-  // Whether run() may put a small graph's loop on one block in shared
-  // memory (the default: automatic); the rounds the last run ran there.
+  // Whether run() may put light rounds on one block (the default:
+  // automatic); the rounds the last run ran there, and whether it ran any.
   void set_shared_loops(SharedLoops shared) { one_block_.set_mode(shared); }
   uint64_t shared_rounds() const { return shared_rounds_; }
   bool ran_shared() const { return shared_rounds_ != 0; }
 
   // The most items a round's input may hold to run on one block (the
-  // default: OneBlockLoops::items()). For tests.
+  // default: OneBlockLoops::items(), or global_items() for a graph whose
+  // arrays do not fit in shared memory; --one-block-items, tests).
   void set_one_block_items(std::optional<uint64_t> items) { one_block_.set_items(items); }
 
   // The dynamic shared memory the one-block kernel needs for `rounds` over
@@ -545,28 +624,8 @@ class OutlinedLoop {
     InputEdgesCheck dense;
     uint64_t light_items = 0;
     uint64_t shared = 0;  // the one-block kernel's shared memory; 0: the grid's kernel
+    bool place_arrays = false;  // the one-block kernel's arrays and queues in shared memory
   };
-
-  // A small graph's loop (its arrays and queues fit in one block's shared
-  // memory): rounds whose inputs hold at most OneBlockLoops::items() run on one
-  // block in shared memory, a larger one on the grid's kernel, which hands
-  // the rounds back once an input holds at most a quarter of that (each
-  // change costs a launch and a copy). None goes to the host.
-  uint64_t run_small(const Rounds& rounds, const Variant& variant, Pipe& pipe, OutlineMode mode,
-                     uint64_t shared) {
-    Phase one_block, grid;
-    one_block.heavy_items = one_block_.items();
-    one_block.shared = shared;
-    grid.light_items = one_block_.items() / 4;
-    uint64_t device_rounds = 0;
-    for (bool on_one_block = true;; on_one_block = !on_one_block) {
-      const OutlineControl& control =
-          run_on_device(rounds, variant, pipe, mode, on_one_block ? one_block : grid);
-      device_rounds += control.rounds;
-      if (on_one_block) shared_rounds_ += control.rounds;
-      if (finished(control, pipe)) return device_rounds;
-    }
-  }
 
   // Whether the loop is over after a device phase (its input empty: the
   // pipe is emptied); else the pipe takes the state the phase left.
@@ -588,11 +647,27 @@ class OutlinedLoop {
   }
 
   // Device rounds from the pipe's input until it is empty or `phase` stops
-  // them; returns the control block, copied to the host.
+  // them, then, with `then`, on until that phase stops them too (the grid's
+  // kernel after the one-block kernel); returns the control block, copied
+  // to the host.
   const OutlineControl& run_on_device(const Rounds& rounds, const Variant& variant, Pipe& pipe,
-                                      OutlineMode mode, const Phase& phase) {
+                                      OutlineMode mode, const Phase& phase, const Phase* then) {
     cudaStream_t stream = pipe.stream();
     prepare(variant);
+    if (phase.shared) {
+      launch_shared(rounds, view_of(pipe, phase), pipe.in().counters, phase, stream);
+    } else {
+      IRGL_CUDA_CHECK(cudaMemsetAsync(control_.data(), 0, sizeof(OutlineControl), stream));
+      IRGL_CUDA_CHECK(cudaMemcpyAsync(&control_.data()->queues[0], pipe.in().counters,
+                                      sizeof(QueueCounters), cudaMemcpyDeviceToDevice, stream));
+      launch_grid(rounds, variant, view_of(pipe, phase), mode, stream);
+    }
+    if (then) launch_grid(rounds, variant, view_of(pipe, *then), mode, stream);
+    return read_control(stream);
+  }
+
+  // The pipe as the kernels of `phase` see it, from the round of its input.
+  OutlinedPipe view_of(Pipe& pipe, const Phase& phase) {
     OutlinedPipe view;
     view.items[0] = pipe.in().items;
     view.items[1] = pipe.out().items;
@@ -603,31 +678,31 @@ class OutlinedLoop {
     view.heavy_edges = phase.heavy_edges;
     view.dense = phase.dense;
     view.light_items = phase.light_items;
-    if (phase.shared) {
-      launch_shared(rounds, view, pipe.in().counters, phase.shared, stream);
-      return read_control(view, stream);
-    }
-    IRGL_CUDA_CHECK(cudaMemsetAsync(view.control, 0, sizeof(OutlineControl), stream));
-    IRGL_CUDA_CHECK(cudaMemcpyAsync(&view.control->queues[0], pipe.in().counters,
-                                    sizeof(QueueCounters), cudaMemcpyDeviceToDevice, stream));
+    return view;
+  }
+
+  // The grid's kernel (or its CUDA graph), from the round in the control
+  // block.
+  void launch_grid(const Rounds& rounds, const Variant& variant, const OutlinedPipe& view,
+                   OutlineMode mode, cudaStream_t stream) {
     if (mode == OutlineMode::graph) {
       launch_graph(variant, rounds, view, stream);
-    } else {
-      uint64_t max_rounds = ~uint64_t{0};
-      bool signal = false;
-      cudaGraphConditionalHandle condition = 0;
-      Rounds rounds_arg = rounds;
-      void* args[] = {&rounds_arg, &view, &max_rounds, &signal, &condition};
-      IRGL_CUDA_CHECK(cudaLaunchCooperativeKernel(Builds::kernel(variant), blocks(variant), BlockThreads,
-                                                  args, 0, stream));
-      IRGL_CUDA_CHECK_LAUNCH();
+      return;
     }
-    return read_control(view, stream);
+    uint64_t max_rounds = ~uint64_t{0};
+    bool signal = false;
+    cudaGraphConditionalHandle condition = 0;
+    Rounds rounds_arg = rounds;
+    OutlinedPipe view_arg = view;
+    void* args[] = {&rounds_arg, &view_arg, &max_rounds, &signal, &condition};
+    IRGL_CUDA_CHECK(cudaLaunchCooperativeKernel(Builds::kernel(variant), blocks(variant), BlockThreads,
+                                                args, 0, stream));
+    IRGL_CUDA_CHECK_LAUNCH();
   }
 
   // The control block the device phase left, on the host.
-  const OutlineControl& read_control(const OutlinedPipe& view, cudaStream_t stream) {
-    IRGL_CUDA_CHECK(cudaMemcpyAsync(host_control_.data(), view.control, sizeof(OutlineControl),
+  const OutlineControl& read_control(cudaStream_t stream) {
+    IRGL_CUDA_CHECK(cudaMemcpyAsync(host_control_.data(), control_.data(), sizeof(OutlineControl),
                                     cudaMemcpyDeviceToHost, stream));
     IRGL_CUDA_CHECK(cudaStreamSynchronize(stream));
     return host_control_[0];
@@ -659,15 +734,18 @@ class OutlinedLoop {
     IRGL_CUDA_CHECK(cudaGraphLaunch(graph_.exec, stream));
   }
 
-  // The one-block kernel, on `shared` bytes of dynamic shared memory; it
-  // sets up the control block itself, from the pipe's `input` counters.
+  // The one-block kernel of `phase`, on phase.shared bytes of dynamic
+  // shared memory; it sets up the control block itself, from the pipe's
+  // `input` counters.
   void launch_shared(const Rounds& rounds, const OutlinedPipe& view, const QueueCounters* input,
-                     uint64_t shared, cudaStream_t stream) {
+                     const Phase& phase, cudaStream_t stream) {
     if constexpr (StepsPlaceShared<Rounds>::value) {
       Rounds rounds_arg = rounds;
       OutlinedPipe view_arg = view;
-      void* args[] = {&rounds_arg, &view_arg, &input};
-      IRGL_CUDA_CHECK(cudaLaunchKernel(Kernels::shared(), 1, BlockThreads, args, size_t(shared), stream));
+      bool place_arrays = phase.place_arrays;
+      void* args[] = {&rounds_arg, &view_arg, &input, &place_arrays};
+      IRGL_CUDA_CHECK(cudaLaunchKernel(Kernels::shared(), 1, BlockThreads, args, size_t(phase.shared),
+                                       stream));
       IRGL_CUDA_CHECK_LAUNCH();
     }
   }
@@ -680,8 +758,13 @@ class OutlinedLoop {
   // round three to four whatever its size, and a change of phase about ten
   // (cc's label propagation on minnesota, whose first round holds all
   // 2,642 vertices, ran faster on one block than with rounds above 1,024
-  // items on the grid, docs/experiments/2026-11-30-smem-probe.md).
-  OneBlockLoops<BlockThreads> one_block_{16};
+  // items on the grid, docs/experiments/2026-11-30-smem-probe.md). With
+  // the arrays in global memory a round's chains wait on the L2 there too,
+  // and one item a thread (256) is the line: bfs, sssp, cc and kcore on
+  // four roads and a grid 0.68-1.03x the grid's time at 256 items, while
+  // 512 took usroads' bfs to 1.6x and 1,024 lost most cells
+  // (docs/experiments/2026-11-30-one-block-global.md).
+  OneBlockLoops<BlockThreads> one_block_{16, 1};
   uint64_t shared_rounds_ = 0;
   uint64_t heavy_items_ = 0;
   DeviceBuffer<OutlineControl> control_;
