@@ -192,8 +192,8 @@ struct StepsPlaceShared<Steps, std::void_t<decltype(std::declval<Steps&>().place
 
 // The build of a loop's one-block kernel: auto steps run a thread per item
 // there (a warp per vertex would leave one block's passes to its 8 warps;
-// merging a round's edges over the block's threads lost to it by 1-10% on
-// roads with the arrays in global memory, up to 1.6x at 512 items a round,
+// with the arrays in global memory, merging a round's edges over the
+// block's threads lost to it on every road cell, up to 1.5x,
 // docs/experiments/2026-11-30-one-block-global.md); other steps keep their
 // schedule.
 template <class Steps>
@@ -761,9 +761,9 @@ class OutlinedLoop {
   // items on the grid, docs/experiments/2026-11-30-smem-probe.md). With
   // the arrays in global memory a round's chains wait on the L2 there too,
   // and one item a thread (256) is the line: bfs, sssp, cc and kcore on
-  // four roads and a grid 0.68-1.03x the grid's time at 256 items, while
-  // 512 took usroads' bfs to 1.6x and 1,024 lost most cells
-  // (docs/experiments/2026-11-30-one-block-global.md).
+  // four roads and a grid 0.66-1.02x the grid's time (kcore on usroads
+  // 1.2x, 20 us), while 512 took usroads' bfs to 1.6x and 1,024 lost most
+  // cells (docs/experiments/2026-11-30-one-block-global.md).
   OneBlockLoops<BlockThreads> one_block_{16, 1};
   uint64_t shared_rounds_ = 0;
   uint64_t heavy_items_ = 0;
