@@ -17,6 +17,7 @@
 #include "irgl/gpu/device_graph.h"
 #include "irgl/gpu/schedule/load_log.h"
 #include "irgl/gpu/schedule/outline.cuh"
+#include "irgl/graph/generators.h"
 #include "irgl/lang/cuda.cuh"
 
 namespace irgl::gpu::schedule {
@@ -250,6 +251,119 @@ TEST(Outline, LargeGraphLightRoundsRunOnOneBlock) {
   EXPECT_EQ((check_outlined_bfs<Twc<kThreads>, ExpandBody, SharedExpandRounds>(
                 kPersistent, skewed_graph(30000, 120000))),
             0u);
+}
+
+// Label-correcting BFS: a level only falls (atomicMin) and a vertex is
+// pushed when its level fell, so its pushes may chain (body.h:
+// chain_pushes): a vertex processed ahead of its turn is pushed again when
+// its level falls later.
+struct MinLevelBody {
+  Graph g;
+  Worklist frontier;
+  irgl::lang::StagedWorklist<0> next;
+  NodeArray<uint32_t> level;
+
+  struct Closure {
+    uint32_t next_level;
+  };
+  using Accum = NoAccum;
+  static constexpr bool kHasEdges = true;
+  static constexpr bool kHasAccum = false;
+  static constexpr bool kHasPost = false;
+
+  __device__ bool pre(Node n, Closure& closure) {
+    closure.next_level = level[n] + 1;
+    return true;
+  }
+  __device__ uint64_t edges_begin(Node v) const { return g.out_begin(v); }
+  __device__ uint64_t edges_end(Node v) const { return g.out_end(v); }
+  IRGL_HD uint64_t max_degree() const { return g.max_out_degree(); }
+  __device__ void edge(Node, uint64_t e, const Closure& closure, Accum&) {
+    const Node v = g.dst(e);
+    if (closure.next_level < level[v] && atomicMin(&level[v], closure.next_level) > closure.next_level)
+      next.push(v);
+  }
+  __device__ void post(Node, const Closure&, const Accum&) {}
+  IRGL_HD static Accum identity() { return {}; }
+  __device__ static void combine(Accum&, const Accum&) {}
+  __device__ static void atomic_combine(Accum*, const Accum&) {}
+  template <int B>
+  __device__ void begin() {
+    next.template begin<B>();
+  }
+  template <int B>
+  __device__ void flush() {
+    next.template flush<B>();
+  }
+  __device__ void chain_pushes(Node* slot) { next.chain = slot; }
+};
+
+template <class Policy>
+struct MinLevelRounds {
+  MinLevelBody body;
+  GridItems<MinLevelBody> items;
+  static constexpr bool kRunsAuto = std::is_same_v<Policy, Auto<kThreads>>;
+  static constexpr bool kRunsAlb = kRunsAuto;
+  bool alb_inspects() const { return items.alb_inspects; }
+  AutoPick auto_pick() const { return items.auto_pick; }
+
+  template <int B, class Grid>
+  __device__ void round(const Grid& grid, const SparseQueueView& in, const SparseQueueView& out) {
+    body.frontier = Worklist{in};
+    body.next = Worklist{out};
+    InGrid<Policy>::run(grid, body, WorklistItems{in}, items);
+  }
+};
+
+// The rounds of a label-correcting BFS from `source` with chains of
+// `chain` vertices; its levels must be the CPU's.
+template <class Policy>
+uint64_t chained_bfs_rounds(const CsrGraph& host, VertexId source, unsigned chain) {
+  SCOPED_TRACE(host.name);
+  SCOPED_TRACE(chain);
+  const DeviceGraph device(host);
+  DeviceBuffer<uint32_t> level(host.num_vertices());
+  start_levels(level, source);
+  Pipe pipe(host.num_edges() + host.num_vertices());
+  pipe.reset({source});
+  static OutlinedLoop<kThreads, MinLevelRounds<Policy>> loop;
+  static State<MinLevelBody> state;
+  RunOptions options;
+  options.graph = shape_of_degrees(host.out_offsets.data(), host.num_vertices());
+  MinLevelRounds<Policy> rounds;
+  rounds.body = MinLevelBody{irgl::lang::view_of(device), Worklist{pipe.in()}, Worklist{pipe.out()},
+                             {level.data()}};
+  rounds.items = InGrid<Policy>::items(rounds.body, state, options, loop.shape(pipe));
+  rounds.items.chain = chain;
+  const uint64_t done = loop.run(rounds, pipe, OutlineMode::persistent);
+  uint64_t bfs_rounds = 0;
+  EXPECT_TRUE(vectors_equal(cpu_levels(host, source, bfs_rounds), level.download()));
+  return done;
+}
+
+// A warp per vertex whose Body chains its pushes goes on with the first
+// vertex it pushed: the same levels in fewer rounds on a grid (a long
+// diameter), with chains of 2 to 32, under Warp and under auto's in-kernel
+// warp; on a random graph, and with hubs (auto's ALB, TWC: no chains), the
+// same levels. Other schedules ignore the chain.
+TEST(Outline, ChainedWarpRoundsMatchTheCpuInFewerRounds) {
+  IRGL_REQUIRE_GPU();
+  const CsrGraph grid = build_csr(generate_grid(GridParams{60, 60}), BuildOptions{});
+  uint64_t unchained = 0;
+  const uint64_t plain = chained_bfs_rounds<Warp<kThreads>>(grid, 0, 1);
+  cpu_levels(grid, 0, unchained);
+  EXPECT_EQ(plain, unchained);
+  for (unsigned chain : {2u, 8u, 32u})
+    EXPECT_LT(chained_bfs_rounds<Warp<kThreads>>(grid, 0, chain), plain) << "chain " << chain;
+  // From a corner every path down or right is shortest: a chain of 4 walks
+  // 4 levels a round.
+  EXPECT_LE(chained_bfs_rounds<Warp<kThreads>>(grid, 0, 4) * 2, plain);
+  EXPECT_LT(chained_bfs_rounds<Auto<kThreads>>(grid, 0, 4), plain);
+  EXPECT_EQ(chained_bfs_rounds<ThreadMapped<kThreads>>(grid, 0, 4), plain);
+  for (unsigned chain : {1u, 4u}) {
+    chained_bfs_rounds<Warp<kThreads>>(small_graph(), 5, chain);
+    chained_bfs_rounds<Auto<kThreads>>(skewed_graph(), 5, chain);
+  }
 }
 
 // Each vertex's label becomes the smallest label among its out-neighbours

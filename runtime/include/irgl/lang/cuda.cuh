@@ -28,6 +28,7 @@
 #include "irgl/gpu/check.h"
 #include "irgl/gpu/device_buffer.h"
 #include "irgl/gpu/device_graph.h"
+#include "irgl/gpu/schedule/body.h"
 #include "irgl/gpu/schedule/frontier.cuh"
 #include "irgl/gpu/schedule/grid.cuh"
 #include "irgl/gpu/schedule/heavy_round.h"
@@ -151,6 +152,11 @@ struct Worklist {
   // A swept input: its members are the vertices whose bit is set here, and
   // the queue is unused.
   gpu::DenseBitmapView members;
+  // Chains (schedule/body.h: chain_pushes): while set, the first push to
+  // a plain queue that finds *chain empty (kNoChainedVertex) is kept
+  // there, for the pushing group to process next in the same round,
+  // instead of reaching the queue.
+  Node* chain = nullptr;
 
   // The items a schedule runs over. An output of a bitmap-only form (dense,
   // sweep) iterated in the same round, before its swap, is swept too: its
@@ -166,8 +172,14 @@ struct Worklist {
     if (pushed_bits.words == nullptr) return true;
     return pushed_bits.test_and_set(n) && !bits_only;
   }
+  // Whether a push of n was kept for the group's chain (above).
+  __device__ __forceinline__ bool chained(Node n) const {
+    return chain != nullptr && pushed_bits.words == nullptr &&
+           atomicCAS(chain, gpu::schedule::kNoChainedVertex, n) == gpu::schedule::kNoChainedVertex;
+  }
   // Warp-aggregated: one atomic per group of threads pushing together.
   __device__ __forceinline__ void push(Node n) const {
+    if (chained(n)) return;
     if (enqueues(n)) queue.push(n);
   }
   // The items (of a swept input: its members, counted by the pipe at the
@@ -206,7 +218,7 @@ struct StagedWorklist : Worklist {
 #if defined(__CUDACC__)
   using Stage = gpu::BlockStage<Slot, kStageItems>;
   __device__ __forceinline__ void push(Node n) const {
-    if (!enqueues(n)) return;
+    if (chained(n) || !enqueues(n)) return;
     if (in_shared_memory()) queue.push_uncoalesced(n);
     else Stage::push(queue, n);
   }
@@ -232,7 +244,7 @@ struct UncoalescedWorklist : Worklist {
 
 #if defined(__CUDACC__)
   __device__ __forceinline__ void push(Node n) const {
-    if (enqueues(n)) queue.push_uncoalesced(n);
+    if (!chained(n) && enqueues(n)) queue.push_uncoalesced(n);
   }
 #endif
 };

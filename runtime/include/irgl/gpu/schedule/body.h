@@ -48,6 +48,15 @@
 //     // accumulation.
 //     static constexpr bool kSettles = true;
 //     __device__ static bool settled(const Accum& partial);
+//
+//     // Optional: the loop's pushes may chain (ChainsPushes below): points
+//     // the worklist it pushes to at `slot` (null: none), where the first
+//     // push that finds the slot empty (kNoChainedVertex) stays for the
+//     // pushing group to process next, in the same round
+//     // (lang/cuda.cuh: Worklist::chain; group_mapped.cuh). Only for loops
+//     // whose pushes follow a successful atomic_min on the pushed vertex's
+//     // label: such a loop tolerates a vertex processed ahead of its turn.
+//     __device__ void chain_pushes(Node* slot);
 //   };
 //
 // Every schedule calls pre() exactly once per frontier item (per member of a
@@ -61,12 +70,24 @@
 // shuffles, shared memory and global memory.
 #pragma once
 
+#include <cstdint>
 #include <type_traits>
+#include <utility>
 
 namespace irgl::gpu::schedule {
 
 // The Accum of bodies that combine nothing.
 struct NoAccum {};
+
+// An empty chain slot (a VertexId no graph has).
+inline constexpr uint32_t kNoChainedVertex = ~uint32_t{0};
+
+// Whether Body declares chain_pushes (its pushes may chain).
+template <class Body, class = void>
+struct ChainsPushes : std::false_type {};
+template <class Body>
+struct ChainsPushes<Body, std::void_t<decltype(std::declval<Body&>().chain_pushes(
+                              std::declval<uint32_t*>()))>> : std::true_type {};
 
 // Whether Body declares kSettles (its edge loops may stop early).
 template <class Body, class = void>

@@ -90,6 +90,10 @@ struct GridItems {
   uint64_t auto_warp_items = 0;                  // auto: warp_round_items (auto.cuh)
   ItemSearch item_search = ItemSearch::binary;    // multi-phase: the partition search
   unsigned virtual_warp_width = 32;               // vwarp: lanes per vertex
+  // Warp per vertex, for a Body that chains its pushes (body.h): a warp
+  // goes on with the first vertex it pushed, up to `chain` vertices an
+  // item (1: no chains; group_mapped.cuh: run_group_items).
+  unsigned chain = 1;
   // ALB over all vertices that accumulate: the row tiles' cut (alb.cuh),
   // or null for TWC.
   const uint32_t* row_tile_first_rows = nullptr;

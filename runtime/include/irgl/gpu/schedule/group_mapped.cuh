@@ -33,33 +33,67 @@ struct MultiWarpGroupStorage {
 };
 
 #if defined(__CUDACC__)
-// The frontier's items a vertex per group of at most 32 threads (a
-// cooperative-groups tile or a VirtualWarpTile): group `first` of `groups`
-// takes items first, first + groups, ... Its first thread runs pre() and
+// One vertex of a group of at most 32 threads: its first thread runs pre()
+// (after the frontier's membership test, for an item of the frontier) and
 // post(); the closure is broadcast, the edges strided over the group, the
 // accumulators reduced by shuffles.
 template <class Tile, class Body, class Frontier, class Counters>
-__device__ void run_group_items(const Tile& group, uint64_t first, uint64_t groups, Body& body,
-                                const Frontier& frontier, Counters& counters) {
-  const uint64_t items = frontier.size();
+__device__ void run_group_item(const Tile& group, Body& body, const Frontier& frontier, VertexId v,
+                               bool from_frontier, Counters& counters) {
   const bool leader = group.thread_rank() == 0;
-  for (uint64_t i = first; i < items; i += groups) {
-    const VertexId v = frontier[i];
-    typename Body::Closure closure;
-    bool active = false;
-    if (leader) active = admit_item(body, frontier, v, closure);
-    if (!group.shfl(active, 0)) continue;
-    closure = shfl_any(group, closure, 0);
-    const uint64_t begin = body.edges_begin(v), end = body.edges_end(v);
-    typename Body::Accum accum = Body::identity();
-    run_edges_strided(group, body, v, closure, begin, end, accum, counters);
-    if constexpr (Body::kHasAccum) accum = reduce_any<Body>(group, accum);
-    else group.sync();  // post() comes after all of the vertex's edges
-    if (leader) {
-      counters.vertex(LoadPath::group);
-      body.post(v, closure, accum);
+  typename Body::Closure closure;
+  bool active = false;
+  if (leader) active = from_frontier ? admit_item(body, frontier, v, closure) : body.pre(v, closure);
+  if (!group.shfl(active, 0)) return;
+  closure = shfl_any(group, closure, 0);
+  const uint64_t begin = body.edges_begin(v), end = body.edges_end(v);
+  typename Body::Accum accum = Body::identity();
+  run_edges_strided(group, body, v, closure, begin, end, accum, counters);
+  if constexpr (Body::kHasAccum) accum = reduce_any<Body>(group, accum);
+  else group.sync();  // post() comes after all of the vertex's edges
+  if (leader) {
+    counters.vertex(LoadPath::group);
+    body.post(v, closure, accum);
+  }
+}
+
+// The frontier's items a vertex per group of at most 32 threads (a
+// cooperative-groups tile or a VirtualWarpTile): group `first` of `groups`
+// takes items first, first + groups, ... (run_group_item). With `chain` > 1
+// and a Body that chains its pushes (ChainsPushes), a warp goes on with the
+// first vertex it pushed, kept in a shared slot instead of the queue, up to
+// `chain` vertices an item: a road graph's Bellman-Ford then takes a few
+// times fewer rounds, each dependent step a warp's trip instead of a
+// round's (docs/experiments/2026-11-30-one-block-global.md).
+template <class Tile, class Body, class Frontier, class Counters>
+__device__ void run_group_items(const Tile& group, uint64_t first, uint64_t groups, Body& body,
+                                const Frontier& frontier, Counters& counters, unsigned chain = 1) {
+  const uint64_t items = frontier.size();
+  if constexpr (ChainsPushes<Body>::value) {
+    __shared__ VertexId slots[32];  // a warp's each, at most 1,024 threads a block
+    if (chain > 1 && group.size() == 32) {
+      VertexId* slot = &slots[threadIdx.x / 32];
+      for (uint64_t i = first; i < items; i += groups) {
+        VertexId v = frontier[i];
+        for (unsigned step = 1;; ++step) {
+          const bool chains = step < chain;
+          group.sync();  // every thread has read the slot of the step before
+          if (chains && group.thread_rank() == 0) *slot = kNoChainedVertex;
+          group.sync();
+          body.chain_pushes(chains ? slot : nullptr);
+          run_group_item(group, body, frontier, v, step == 1, counters);
+          group.sync();  // the slot holds the vertex's first push, if any
+          const VertexId next = *slot;
+          if (!chains || next == kNoChainedVertex) break;
+          v = next;
+        }
+      }
+      body.chain_pushes(nullptr);
+      return;
     }
   }
+  for (uint64_t i = first; i < items; i += groups)
+    run_group_item(group, body, frontier, frontier[i], true, counters);
 }
 #endif
 
@@ -81,19 +115,20 @@ struct GroupMappedAgent : AgentBase<B, Body, Counters> {
     check_group_size<B, G>();
   }
 
+  // `chain`: run_group_items' (groups of a warp; larger groups do not chain).
   template <class Frontier>
-  __device__ void run(const Frontier& frontier) {
-    if constexpr (G <= 32) warp_groups(frontier);
+  __device__ void run(const Frontier& frontier, unsigned chain = 1) {
+    if constexpr (G <= 32) warp_groups(frontier, chain);
     else multi_warp_groups(frontier);
   }
 
  private:
   // Groups within a warp: shuffles and warp-level syncs.
   template <class Frontier>
-  __device__ void warp_groups(const Frontier& frontier) {
+  __device__ void warp_groups(const Frontier& frontier, unsigned chain) {
     const auto group = cg::tiled_partition<G <= 32 ? G : 32>(cg::this_thread_block());
     run_group_items(group, group_of(blockIdx.x, threadIdx.x, B, G), group_count(gridDim.x, B, G),
-                    body, frontier, counters);
+                    body, frontier, counters, chain);
   }
 
   // Combines each group's accumulators (G consecutive threads) through
@@ -175,11 +210,11 @@ struct InGrid<GroupMapped<B, G>> : InGridWithoutItems<GroupMapped<B, G>> {
 #if defined(__CUDACC__)
   template <class Body, class Frontier>
   __device__ static void run(const GridRound&, Body& body, const Frontier& frontier,
-                             const GridItems<Body>&) {
+                             const GridItems<Body>& items) {
     using Agent = GroupMappedAgent<B, G, Body, NoLoadCounters>;
     __shared__ typename Agent::TempStorage temp;
     grid_step<B>(body, frontier, [&](NoLoadCounters& counters) {
-      Agent(temp, body, counters).run(frontier);
+      Agent(temp, body, counters).run(frontier, items.chain);
     });
   }
 #endif
