@@ -263,6 +263,12 @@ void write_accumulator_operations(CodeWriter& out, const EdgeLoop* edge) {
 // pushes, and the flush of the reductions (every thread of the block calls
 // them, at the start and the end of every kernel and persistent step).
 void write_block_hooks(CodeWriter& out, const Kernel& kernel, const BackendOptions& options) {
+  if (kernel.pushes_chain) {
+    out.comment("Each push follows a successful atomic_min on the pushed vertex: a warp may go on");
+    out.comment("with it in the same round (schedule/body.h: chain_pushes; --chain).");
+    out.line("__device__ void chain_pushes(Node* slot) { " + kernel.worklists_pushed.front() +
+             ".chain = slot; }");
+  }
   const bool staged = options.coop && !kernel.worklists_pushed.empty();
   if (staged) {
     out.line("template <int BlockThreads>");

@@ -435,6 +435,8 @@ void write_step_items(CodeWriter& out, const std::vector<Step>& steps, const std
              policy(*step.kernel, options.block_threads) + ">::items(");
     out.line("    " + holder + "." + step.member + ", irgl_" + step.name + "_state, " +
              step.kernel->name + "_options(" + out.run().name + "), irgl_shape);");
+    if (step.kernel->pushes_chain)
+      out.line(holder + "." + step.member + "_items.chain = " + out.run().name + ".chain_length();");
   }
 }
 

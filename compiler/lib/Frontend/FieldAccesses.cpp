@@ -80,9 +80,13 @@ class AccessVisitor : public RecursiveASTVisitor<AccessVisitor> {
   // A non-const method called on a field element changes it.
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr* call) {
     const auto member = dsl::prelude_member_call(call);
-    if (member && member->class_name == "Worklist" && member->method == "push" &&
-        (call->getNumArgs() != 1 || !out_edge_destination(call->getArg(0))))
-      pushes_at_out_edge_destinations = false;
+    const bool push = member && member->class_name == "Worklist" && member->method == "push";
+    const bool at_destination = push && call->getNumArgs() == 1 && out_edge_destination(call->getArg(0));
+    if (push && !at_destination) pushes_at_out_edge_destinations = false;
+    if (push) {
+      ++pushes_;
+      if (at_destination && follows_min_decrease(call)) ++decreasing_pushes_;
+    }
     const CXXMethodDecl* method = call->getMethodDecl();
     if (method && !method->isConst())
       write(call->getImplicitObjectArgument(), FieldUpdate::other,
@@ -101,8 +105,50 @@ class AccessVisitor : public RecursiveASTVisitor<AccessVisitor> {
   std::vector<FieldAccess> accesses;
   bool pushes_at_out_edge_destinations = true;
   bool uses_graph = false;
+  bool pushes_follow_min_decrease() const { return pushes_ > 0 && decreasing_pushes_ == pushes_; }
 
  private:
+  // Whether `push` sits in the then-branch of an `if`, inside the loop,
+  // whose condition holds only after atomic_min lowered the pushed
+  // destination's value (min_decrease, through && only).
+  bool follows_min_decrease(const Stmt* push) {
+    const Stmt* child = push;
+    for (;;) {
+      const auto parents = context_.ast().getParents(*child);
+      if (parents.empty()) return false;
+      const Stmt* parent = parents[0].get<Stmt>();
+      if (!parent || isa<CXXForRangeStmt>(parent) || isa<ForStmt>(parent) ||
+          isa<WhileStmt>(parent) || isa<DoStmt>(parent))
+        return false;
+      if (const auto* branch = dyn_cast<IfStmt>(parent);
+          branch && branch->getThen() == child && decreases(branch->getCond()))
+        return true;
+      child = parent;
+    }
+  }
+  bool decreases(const Expr* condition) const {
+    const auto* op = dyn_cast<BinaryOperator>(dsl::strip(condition));
+    if (!op) return false;
+    switch (op->getOpcode()) {
+      case BO_LAnd: return decreases(op->getLHS()) || decreases(op->getRHS());
+      case BO_GT: return min_decrease(op->getLHS(), op->getRHS());
+      case BO_LT: return min_decrease(op->getRHS(), op->getLHS());
+      default: return false;
+    }
+  }
+  // `atomic_min(f[d], c) > c`: d the out-edge's destination, c a const
+  // local on both sides (the old value above c: this call lowered it).
+  bool min_decrease(const Expr* old_value, const Expr* value) const {
+    const auto* call = dyn_cast<CallExpr>(dsl::strip(old_value));
+    if (!call || dsl::prelude_function(call) != "atomic_min" || call->getNumArgs() != 2) return false;
+    const auto access = dsl::field_access(dsl::strip(call->getArg(0)));
+    if (!access || !out_edge_destination(access->index)) return false;
+    const VarDecl* lowered_to = dsl::referenced_var(call->getArg(1));
+    return lowered_to && lowered_to->getType().isConstQualified() &&
+           lowered_to == dsl::referenced_var(value);
+  }
+
+  unsigned pushes_ = 0, decreasing_pushes_ = 0;
   // `g.dst(e)` of the loop's out-edge e, or a const local initialised with
   // it (a local that may change later could name another vertex).
   bool out_edge_destination(const Expr* index) const {
@@ -207,7 +253,7 @@ LoopAccesses loop_accesses(FrontendContext& context, const Stmt* body, const Var
   AccessVisitor visitor(context, vertex, edge_loop);
   visitor.TraverseStmt(const_cast<Stmt*>(body));
   return {std::move(visitor.accesses), visitor.pushes_at_out_edge_destinations,
-          visitor.uses_graph};
+          visitor.uses_graph, visitor.pushes_follow_min_decrease()};
 }
 
 }  // namespace irglc

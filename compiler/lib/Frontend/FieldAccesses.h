@@ -23,6 +23,9 @@ struct LoopAccesses {
   std::vector<FieldAccess> fields;
   bool pushes_at_out_edge_destinations = true;  // as Kernel's
   bool uses_graph = false;                       // Kernel::loop_uses_graph
+  // Every push follows a successful atomic_min on the pushed destination
+  // (and there is one): a part of Kernel::pushes_chain.
+  bool pushes_follow_min_decrease = false;
 };
 
 // The accesses in `body`, where `vertex` is the loop's variable and

@@ -820,6 +820,16 @@ bool KernelBuilder::split_body(Scope& scope, const Stmt* body, VertexLoop& loop,
   return true;
 }
 
+// Whether every write to vertex data in `accesses` is an atomic_min at the
+// out-edge's destination whose old value the code reads (a decrease test).
+static bool only_min_decreases(const std::vector<FieldAccess>& accesses) {
+  for (const FieldAccess& access : accesses)
+    if (access.update != FieldUpdate::none &&
+        (access.update != FieldUpdate::min || !access.at_out_edge_destination || !access.result_used))
+      return false;
+  return true;
+}
+
 bool KernelBuilder::build_vertex_loop(Scope& scope, const Stmt* loop_stmt, const Stmt* body,
                                       VertexLoop& loop, Kernel& kernel) {
   if (loop.domain == VertexDomain::tasks) {
@@ -916,6 +926,8 @@ bool KernelBuilder::build_vertex_loop(Scope& scope, const Stmt* loop_stmt, const
   kernel.field_accesses = std::move(accesses.fields);
   kernel.pushes_at_out_edge_destinations = accesses.pushes_at_out_edge_destinations;
   kernel.loop_uses_graph = accesses.uses_graph;
+  kernel.pushes_chain = accesses.pushes_follow_min_decrease && kernel.worklists_pushed.size() == 1 &&
+                        only_min_decreases(kernel.field_accesses);
   return true;
 }
 

@@ -384,6 +384,7 @@ class Dumper {
          << " pushes " << list(k.worklists_pushed) << "\n";
     if (!k.fields_written_whole.empty())
       out_ << "  writes-whole " << list(k.fields_written_whole) << "\n";
+    if (k.pushes_chain) out_ << "  pushes-chain\n";
     for (const PartSync& sync : k.part_syncs)
       out_ << "  part-sync " << sync.field << " " << to_string(sync.op)
            << (sync.reduce ? " reduce" : "")

@@ -135,6 +135,20 @@ TargetOption one_block_items_option(CudaRun& run) {
                       "one block items", run.one_block_items);
 }
 
+TargetOption chain_option(CudaRun& run) {
+  return {"chain",
+          "in an outlined loop whose pushes follow a successful atomic_min (sssp, label "
+          "propagation), the vertices a warp processes in a row in a round, going on with the "
+          "first vertex it pushed: auto (the default: 4 on graphs of fewer than 3 edges a vertex "
+          "on average, such as roads, else 1), or N from 1 (none) to 1024",
+          [&run](const std::string& text) {
+            run.chain = text == "auto" ? 0 : unsigned(parse_unsigned(text, "--chain", 1024));
+            if (text != "auto" && run.chain == 0)
+              throw InputError::in("--chain", "'0' is not auto or at least 1");
+            return "chain: " + text;
+          }};
+}
+
 TargetOption frontier_option(CudaRun& run) {
   return {"frontier",
           "the form of each round's frontier: auto (the default: chosen per round from the "
@@ -216,6 +230,7 @@ std::vector<TargetOption> cuda_run_options(CudaRun& run, const ProgramDescriptio
     options.push_back(outline_blocks_option(run));
     options.push_back(outline_shared_option(run));
     options.push_back(one_block_items_option(run));
+    options.push_back(chain_option(run));
   }
   if (chooses_frontiers) options.push_back(frontier_option(run));
   if (description.task_pools)

@@ -366,6 +366,20 @@ TEST(Outline, ChainedWarpRoundsMatchTheCpuInFewerRounds) {
   }
 }
 
+// --chain auto chains on a graph of fewer than 3 edges a vertex on average
+// (roads), not on others or on a graph it knows nothing of; a set --chain
+// wins (host code: no GPU needed).
+TEST(Outline, ChainLengthFollowsTheOptionOrTheMeanDegree) {
+  irgl::lang::CudaRun run;
+  EXPECT_EQ(run.chain_length(), 1u);
+  run.out_degrees = GraphShape{114599, 239332, 6, 0.5};  // luxembourg_osm
+  EXPECT_EQ(run.chain_length(), 4u);
+  run.out_degrees = GraphShape{1000000, 3996000, 4, 0.1};  // a 1000 x 1000 grid
+  EXPECT_EQ(run.chain_length(), 1u);
+  run.chain = 2;
+  EXPECT_EQ(run.chain_length(), 2u);
+}
+
 // Each vertex's label becomes the smallest label among its out-neighbours
 // and its own, a pass over all vertices with an accumulator and post();
 // `changed` counts the labels a pass lowered.

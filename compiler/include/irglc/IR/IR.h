@@ -300,6 +300,14 @@ struct Kernel {
   // destination (as FieldAccess::at_out_edge_destination); true without
   // pushes.
   bool pushes_at_out_edge_destinations = true;
+  // Whether the loop's pushes may chain (runtime: schedule/body.h,
+  // chain_pushes): it pushes to one worklist, each push follows a
+  // successful atomic_min on the pushed out-edge destination
+  // (`if (... && atomic_min(f[v], c) > c) out.push(v)`), and its only
+  // writes to vertex data are such atomic_mins. Processing a pushed vertex
+  // ahead of its turn then only repeats work: a later decrease pushes it
+  // again (sssp, cc by label propagation; not bfs's first-visit claim).
+  bool pushes_chain = false;
   // irglc --gpus=many: the synchronisation after each launch.
   std::vector<PartSync> part_syncs;
   // irglc --gpus=many: the loop runs at every vertex on every GPU instead

@@ -30,6 +30,10 @@ struct CudaRun {
   // --one-block-items: the largest round a pipe loop runs on one block
   // (none: OneBlockLoops' defaults, gpu/schedule/outline.cuh).
   std::optional<uint64_t> one_block_items;
+  // --chain: the vertices a warp processes in a row in an outlined loop's
+  // rounds whose pushes may chain (schedule/body.h: chain_pushes); 1: none;
+  // 0: automatic (chain_length()).
+  unsigned chain = 0;
   // Where the run records its launches (programs built with --instrument=load)
   // and its pipes' frontier choices; none: not recorded.
   gpu::schedule::LoadLog* load_log = nullptr;
@@ -39,6 +43,17 @@ struct CudaRun {
   // cuda.cuh: CudaTarget and library entry points fill them). Unknown: auto
   // runs ALB.
   gpu::schedule::GraphShape out_degrees, in_degrees;
+
+  // The chain of --chain, or automatically: 4 on a graph of fewer than 3
+  // out-edges a vertex on average (roads), else none. H200, sssp: 1.06-1.63x
+  // faster on four roads (mean degree 1.1-2.6), none on RMAT 20 and
+  // cnr-2000, 1.25x slower on a 1000 x 1000 grid (mean 4), whose many paths
+  // of equal length a chain runs ahead on and relaxes again
+  // (docs/experiments/2026-11-30-one-block-global.md).
+  unsigned chain_length() const {
+    if (chain != 0) return chain;
+    return out_degrees.known() && out_degrees.mean() < 3.0 ? 4 : 1;
+  }
   std::optional<uint64_t> auto_warp_items;  // --auto-warp-items
   // --heavy-round-edges: the edges from which a worklist round is heavy
   // (gpu/schedule/heavy_round.h: heavy_round_line).
