@@ -259,16 +259,19 @@ void write_accumulator_operations(CodeWriter& out, const EdgeLoop* edge) {
   out.close();
 }
 
+// chain_pushes(), for a kernel whose pushes may chain (Kernel::pushes_chain).
+void write_chain_hook(CodeWriter& out, const Kernel& kernel) {
+  if (!kernel.pushes_chain) return;
+  out.comment("Each push follows a successful atomic_min on the pushed vertex: a warp may go on");
+  out.comment("with it in the same round (schedule/body.h: chain_pushes; --chain).");
+  out.line("__device__ void chain_pushes(Node* slot) { " + kernel.worklists_pushed.front() +
+           ".chain = slot; }");
+}
+
 // begin() and flush(): the block-level set-up and flush of the staged
 // pushes, and the flush of the reductions (every thread of the block calls
 // them, at the start and the end of every kernel and persistent step).
 void write_block_hooks(CodeWriter& out, const Kernel& kernel, const BackendOptions& options) {
-  if (kernel.pushes_chain) {
-    out.comment("Each push follows a successful atomic_min on the pushed vertex: a warp may go on");
-    out.comment("with it in the same round (schedule/body.h: chain_pushes; --chain).");
-    out.line("__device__ void chain_pushes(Node* slot) { " + kernel.worklists_pushed.front() +
-             ".chain = slot; }");
-  }
   const bool staged = options.coop && !kernel.worklists_pushed.empty();
   if (staged) {
     out.line("template <int BlockThreads>");
@@ -314,6 +317,7 @@ void write_body(CodeWriter& out, const Module& module, const Kernel& kernel,
   write_post(out, kernel);
   out.line();
   write_accumulator_operations(out, edge);
+  write_chain_hook(out, kernel);
   write_block_hooks(out, kernel, options);
   out.close("};");
 }

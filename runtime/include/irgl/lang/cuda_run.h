@@ -43,17 +43,6 @@ struct CudaRun {
   // cuda.cuh: CudaTarget and library entry points fill them). Unknown: auto
   // runs ALB.
   gpu::schedule::GraphShape out_degrees, in_degrees;
-
-  // The chain of --chain, or automatically: 4 on a graph of fewer than 3
-  // out-edges a vertex on average (roads), else none. H200, sssp: 1.06-1.63x
-  // faster on four roads (mean degree 1.1-2.6), none on RMAT 20 and
-  // cnr-2000, 1.25x slower on a 1000 x 1000 grid (mean 4), whose many paths
-  // of equal length a chain runs ahead on and relaxes again
-  // (docs/experiments/2026-11-30-one-block-global.md).
-  unsigned chain_length() const {
-    if (chain != 0) return chain;
-    return out_degrees.known() && out_degrees.mean() < 3.0 ? 4 : 1;
-  }
   std::optional<uint64_t> auto_warp_items;  // --auto-warp-items
   // --heavy-round-edges: the edges from which a worklist round is heavy
   // (gpu/schedule/heavy_round.h: heavy_round_line).
@@ -78,6 +67,17 @@ struct CudaRun {
     options.auto_warp_items = auto_warp_items.value_or(0);
     options.heavy_round_edges = heavy_round_edges.value_or(0);
     return options;
+  }
+
+  // The chain of --chain, or automatically: 4 on a graph of fewer than 3
+  // out-edges a vertex on average (roads), else none. H200, sssp: 1.06-1.63x
+  // faster on four roads (mean degree 1.1-2.6), none on RMAT 20 and
+  // cnr-2000, 1.25x slower on a 1000 x 1000 grid (mean 4), whose many paths
+  // of equal length a chain runs ahead on and relaxes again
+  // (docs/experiments/2026-11-30-one-block-global.md).
+  unsigned chain_length() const {
+    if (chain != 0) return chain;
+    return out_degrees.known() && out_degrees.mean() < 3.0 ? 4 : 1;
   }
 };
 
