@@ -103,13 +103,14 @@ bool step_runs(const Step& step, ScheduleKind kind) {
 // kernel is built twice, and the host launches the one without ALB's
 // inspection when no step can find a huge vertex (schedule/outline.cuh).
 // kRunsAuto and auto_pick(): with an auto step, once more per schedule
-// auto may pick in the kernel; all auto steps pick alike (schedule/auto.cuh).
+// auto may pick in the kernel; all auto steps pick alike (schedule/auto.cuh),
+// on one block too (one_block_pick(): a pipe loop's rounds there).
 void write_schedule_members(CodeWriter& out, const std::vector<Step>& steps,
                             const BackendOptions& options) {
-  std::string inspects, pick, scratch;
+  std::string inspects, items, scratch;
   for (const Step& step : steps) {
     const bool automatic = step_runs(step, ScheduleKind::automatic);
-    if (automatic && pick.empty()) pick = step.member + "_items.auto_pick";
+    if (automatic && items.empty()) items = step.member + "_items";
     // dp's persistent form is ALB's (schedule/dynamic_parallelism.cuh).
     if (!automatic && !step_runs(step, ScheduleKind::alb) && !step_runs(step, ScheduleKind::dp))
       continue;
@@ -130,10 +131,12 @@ void write_schedule_members(CodeWriter& out, const std::vector<Step>& steps,
   out.line("bool alb_inspects() const { return " + inspects + "; }");
   out.comment("The ALB steps share one shared-memory buffer, the largest any needs.");
   out.line("static constexpr size_t kAlbScratchBytes = std::max({" + scratch + "});");
-  if (pick.empty()) return;
-  out.comment("An auto step: the kernel built for the schedule its graph picks runs.");
+  if (items.empty()) return;
+  out.comment("An auto step: the kernel built for the schedule its graph picks runs, on the grid");
+  out.comment("and on one block.");
   out.line("static constexpr bool kRunsAuto = true;");
-  out.line("schedule::AutoPick auto_pick() const { return " + pick + "; }");
+  out.line("schedule::AutoPick auto_pick() const { return " + items + ".auto_pick; }");
+  out.line("schedule::AutoPick one_block_pick() const { return " + items + ".one_block_pick; }");
 }
 
 // The graph parameter of a step's kernel, or null.

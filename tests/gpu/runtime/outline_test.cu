@@ -47,6 +47,7 @@ struct ExpandRounds {
   static constexpr bool kRunsAlb = std::is_same_v<Policy, Alb<kThreads>> || kRunsAuto;
   bool alb_inspects() const { return items.alb_inspects; }
   AutoPick auto_pick() const { return items.auto_pick; }
+  AutoPick one_block_pick() const { return items.one_block_pick; }
 
   template <int B, class Grid>
   __device__ void round(const Grid& grid, const SparseQueueView& in, const SparseQueueView& out) {
@@ -188,6 +189,31 @@ TEST(Outline, SmallGraphLoopRunsInSharedMemory) {
   EXPECT_FALSE((check_outlined_bfs<Twc<kThreads>, ExpandBody, SharedExpandRounds>(kGraph, large)));
 }
 
+// Auto's rounds on one block run a warp per vertex on a graph of at least
+// AutoTuning::kOneBlockWarpMeanDegree edges a vertex (8 here), a thread per
+// item on a sparser one (small_graph: 4); the CPU's levels either way.
+TEST(Outline, AutoRoundsOnOneBlockTakeWarpOnDenserGraphs) {
+  IRGL_REQUIRE_GPU();
+  using Rounds = SharedExpandRounds<Auto<kThreads>, ExpandBody>;
+  using Kernels = PipeRoundKernels<kThreads, Rounds>;
+  const CsrGraph dense =
+      irgl::testing::random_graph("dense", 600, 8 * 600, WeightType::none, false, 11);
+  const CsrGraph sparse = small_graph();
+  Rounds rounds;
+  rounds.items.one_block_pick = one_block_round_pick<AutoTuning>(
+      shape_of_degrees(dense.out_offsets.data(), dense.num_vertices()));
+  EXPECT_EQ(Kernels::shared(rounds), reinterpret_cast<const void*>(
+                                         outlined_pipe_shared_kernel<kThreads, Rounds, AutoPick::warp>));
+  rounds.items.one_block_pick = one_block_round_pick<AutoTuning>(
+      shape_of_degrees(sparse.out_offsets.data(), sparse.num_vertices()));
+  EXPECT_EQ(Kernels::shared(rounds), reinterpret_cast<const void*>(
+                                         outlined_pipe_shared_kernel<kThreads, Rounds, AutoPick::thread>));
+  EXPECT_GT((check_outlined_bfs<Auto<kThreads>, ExpandBody, SharedExpandRounds>(kPersistent, dense)),
+            0u);
+  EXPECT_GT((check_outlined_bfs<Auto<kThreads>, ExpandBody, SharedExpandRounds>(kPersistent, sparse)),
+            0u);
+}
+
 // The rounds of a BFS from `source` that run on one block when it takes
 // inputs of at most one_block_items and the grid hands back inputs of at
 // most a quarter of that (OutlinedLoop::run_small): round r's input is
@@ -306,6 +332,7 @@ struct MinLevelRounds {
   static constexpr bool kRunsAlb = kRunsAuto;
   bool alb_inspects() const { return items.alb_inspects; }
   AutoPick auto_pick() const { return items.auto_pick; }
+  AutoPick one_block_pick() const { return items.one_block_pick; }
 
   template <int B, class Grid>
   __device__ void round(const Grid& grid, const SparseQueueView& in, const SparseQueueView& out) {
@@ -418,6 +445,76 @@ struct MinLabelBody {
   }
 };
 
+// Records the lane that walks each edge: under a warp per vertex, edge e of
+// vertex v is lane (e - out_begin(v)) % 32's.
+struct LaneBody {
+  Graph g;
+  uint32_t* lanes;
+
+  struct Closure {};
+  struct Accum {};
+  static constexpr bool kHasEdges = true;
+  static constexpr bool kHasAccum = false;
+  static constexpr bool kHasPost = false;
+
+  __device__ bool pre(Node, Closure&) { return true; }
+  __device__ uint64_t edges_begin(Node v) const { return g.out_begin(v); }
+  __device__ uint64_t edges_end(Node v) const { return g.out_end(v); }
+  IRGL_HD uint64_t max_degree() const { return g.max_out_degree(); }
+  __device__ void edge(Node, uint64_t e, const Closure&, Accum&) { lanes[e] = threadIdx.x % 32; }
+  __device__ void post(Node, const Closure&, const Accum&) {}
+  IRGL_HD static Accum identity() { return {}; }
+  __device__ static void combine(Accum&, const Accum&) {}
+  __device__ static void atomic_combine(Accum*, const Accum&) {}
+  template <int B>
+  __device__ void flush() {}
+};
+
+// One pass of LaneBody over all vertices under auto, in a persistent kernel.
+struct LanePass {
+  LaneBody pass;
+  GridItems<LaneBody> items;
+  static constexpr bool kRunsAuto = true;
+  static constexpr bool kRunsAlb = true;
+  bool alb_inspects() const { return items.alb_inspects; }
+  AutoPick auto_pick() const { return items.auto_pick; }
+
+  template <int B, class Grid>
+  __device__ void run(const Grid& grid) {
+    InGrid<Auto<kThreads>>::run(grid, pass, AllNodes{pass.g.num_nodes()}, items);
+  }
+};
+
+// Where auto picks warp for a pass over all vertices, the persistent kernel
+// runs a warp per vertex however many vertices there are, as the host's
+// launch_pick does; only worklist rounds above the line go to TWC
+// (regression: passes of more vertices than the line ran TWC, pr on
+// bcsstk16 1.55x slower than the warp build).
+TEST(Outline, AutoWarpKeepsItsPassesOverAllVertices) {
+  IRGL_REQUIRE_GPU();
+  const CsrGraph host =
+      irgl::testing::random_graph("lanes", 20000, 6 * 20000, WeightType::none, false, 5);
+  const DeviceGraph device(host);
+  DeviceBuffer<uint32_t> lanes(host.num_edges());
+  static OutlinedIterations<kThreads, LanePass> loop;
+  static State<LaneBody> state;
+  const OutlineShape shape = loop.shape(host.num_vertices());
+  RunOptions options;
+  options.graph = shape_of_degrees(host.out_offsets.data(), host.num_vertices());
+  LanePass pass;
+  pass.pass = {irgl::lang::view_of(device), lanes.data()};
+  pass.items = InGrid<Auto<kThreads>>::items(pass.pass, state, options, shape);
+  ASSERT_EQ(pass.items.auto_pick, AutoPick::warp);
+  ASSERT_GT(host.num_vertices(), pass.items.auto_warp_items);  // a round this large goes to TWC
+  loop.run(pass, nullptr);
+  const std::vector<uint32_t> seen = lanes.download();
+  uint64_t elsewhere = 0;
+  for (VertexId v = 0; v < host.num_vertices(); ++v)
+    for (uint64_t e = host.out_offsets[v]; e < host.out_offsets[v + 1]; ++e)
+      elsewhere += seen[e] != (e - host.out_offsets[v]) % 32;
+  EXPECT_EQ(elsewhere, 0u);
+}
+
 // A loop of iterations as irglc writes it (OutlinedIterations): passes of
 // MinLabelBody until one changes nothing.
 template <class Policy>
@@ -430,6 +527,7 @@ struct LabelIterations {
   static constexpr bool kRunsAlb = std::is_same_v<Policy, Alb<kThreads>> || kRunsAuto;
   bool alb_inspects() const { return items.alb_inspects; }
   AutoPick auto_pick() const { return items.auto_pick; }
+  AutoPick one_block_pick() const { return items.one_block_pick; }
 
   template <int B, class Grid>
   __device__ void run(const Grid& grid) {

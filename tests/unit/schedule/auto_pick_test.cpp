@@ -117,6 +117,21 @@ TEST(AutoPick, ATuningBringsItsOwnRules) {
   EXPECT_EQ(&AutoTuning::kRules[0], &kAutoRules[0]);
 }
 
+struct WarpFromFour : AutoTuning {
+  static constexpr double kOneBlockWarpMeanDegree = 4.0;
+};
+
+// A pipe loop's rounds on one block: a warp per vertex from the tuning's
+// mean degree on, a thread per item below it and on an unknown graph.
+TEST(AutoPick, OneBlockRoundsTakeWarpFromTheTuningsMeanDegree) {
+  EXPECT_EQ(one_block_round_pick<AutoTuning>(shape(1000, 2500, 5)), AutoPick::thread);  // road
+  EXPECT_EQ(one_block_round_pick<AutoTuning>(shape(1590, 8521, 14)), AutoPick::thread);  // monaco, cc
+  EXPECT_EQ(one_block_round_pick<AutoTuning>(shape(100, 599, 25)), AutoPick::thread);
+  EXPECT_EQ(one_block_round_pick<AutoTuning>(shape(100, 600, 25)), AutoPick::warp);
+  EXPECT_EQ(one_block_round_pick<AutoTuning>(GraphShape{}), AutoPick::thread);
+  EXPECT_EQ(one_block_round_pick<WarpFromFour>(shape(100, 450, 25)), AutoPick::warp);
+}
+
 TEST(AutoPick, ShapeOfDegrees) {
   // Degrees 0, 2, 4, 2: mean 2, deviation sqrt(2), max 4.
   const std::vector<uint64_t> offsets = {10, 10, 12, 16, 18};

@@ -134,7 +134,26 @@ struct AutoTuning {
   // per SM, 1.054 at 256, 1.087 with no line, 1.181 with TWC for every
   // round (docs/experiments/2026-11-26-auto-schedule.md).
   static constexpr uint64_t kWarpRoundItemsPerSm = 32;
+  // A pipe loop's rounds on one block (outline.cuh: OneBlockLoops) run a
+  // warp per vertex on graphs of at least this many out-edges a vertex on
+  // average, else a thread per item: a thread walks a road's two or three
+  // edges sooner than a warp takes its share of the block's passes, a warp
+  // a denser vertex's edges sooner than a thread. H200, bfs, sssp, cc and
+  // kcore, geomean of thread's time over warp's in three runs: minnesota,
+  // rome99, monaco (mean 2.5-2.7) 0.47-0.55, polbooks (8.4) 1.15;
+  // west0067, karate, dolphins (4.4-5.1) 1.02-1.12, but with the line at 4
+  // cc on the symmetrized monaco (mean 5.4) took 0.574 ms against
+  // thread's 0.180 (docs/experiments/2026-12-01-auto-confirmed.md).
+  static constexpr double kOneBlockWarpMeanDegree = 6.0;
 };
+
+// The schedule of a pipe loop's rounds on one block: warp or thread, by
+// the graph's mean degree (Tuning::kOneBlockWarpMeanDegree).
+template <class Tuning>
+AutoPick one_block_round_pick(const GraphShape& graph) {
+  return graph.known() && graph.mean() >= Tuning::kOneBlockWarpMeanDegree ? AutoPick::warp
+                                                                          : AutoPick::thread;
+}
 
 // The schedule of one launch: the first matching rule of `rules`, with
 // warp's rounds above `warp_items` (kWarpRoundItemsPerSm on every SM, or a

@@ -194,11 +194,22 @@ struct StepsPlaceShared<Steps, std::void_t<decltype(std::declval<Steps&>().place
 // there (a warp per vertex would leave one block's passes to its 8 warps;
 // with the arrays in global memory, merging a round's edges over the
 // block's threads lost to it on every road cell, up to 1.5x,
-// docs/experiments/2026-11-30-one-block-global.md); other steps keep their
-// schedule.
+// docs/experiments/2026-11-30-one-block-global.md), or a warp per vertex
+// in a pipe loop's rounds where their graph picks it (StepsPickOnOneBlock);
+// other steps keep their schedule.
 template <class Steps>
 inline constexpr AutoPick kOneBlockPick =
     RoundsRunAuto<Steps>::value ? AutoPick::thread : AutoPick::alb;
+
+// Whether a Rounds type's auto steps name the schedule their graph picks
+// for rounds on one block (`AutoPick one_block_pick() const`: thread or
+// warp, auto_pick.h: one_block_round_pick); optional: a thread per item.
+template <class Steps, class = void>
+struct StepsPickOnOneBlock : std::false_type {};
+template <class Steps>
+struct StepsPickOnOneBlock<
+    Steps, std::void_t<decltype(std::declval<const Steps&>().one_block_pick())>>
+    : std::true_type {};
 
 // Where a loop on one block keeps things in its shared memory: the control
 // block, the pipe's two queues, then the arrays its steps touch.
@@ -281,7 +292,7 @@ template <int BlockThreads>
 class OneBlockLoops {
  public:
   // A vertex of more edges keeps the loop on the grid: auto's steps run a
-  // thread per item on one block, and a thread walking a hub's edges cost
+  // thread per item on one block (on a sparse graph), and a thread walking a hub's edges cost
   // more than the grid's rounds (H200: sssp on RMAT 8, largest degree
   // 836, 0.27 ms against 0.13; cc 0.27 against 0.09), where roads, grids
   // and small graphs of at most 32 gain up to 2.9x
@@ -303,8 +314,8 @@ class OneBlockLoops {
   uint64_t global_items() const { return items_.value_or(global_items_per_thread_ * BlockThreads); }
   void set_items(std::optional<uint64_t> items) { items_ = items; }
 
-  // The dynamic shared memory the one-block kernel (Kernels::shared())
-  // needs for `fixed` bytes of its own and the arrays `steps.place()`
+  // The dynamic shared memory the one-block kernel (Kernels::shared(),
+  // each of its builds granted the most there is) needs for `fixed` bytes of its own and the arrays `steps.place()`
   // names, or 0 when the loop cannot run there (runs_on_one_block), or
   // they do not fit.
   template <class Kernels, class Steps>
@@ -314,7 +325,7 @@ class OneBlockLoops {
     } else {
       const std::optional<SharedPlacement> plan = placement_of(steps);
       if (!plan) return 0;
-      if (limit_ == 0) limit_ = grant_dynamic_shared_memory(Kernels::shared());
+      if (limit_ == 0) limit_ = Kernels::grant_shared();
       const uint64_t total = fixed + plan->bytes();
       return total <= limit_ ? total : 0;
     }
@@ -467,9 +478,28 @@ struct PipeRoundKernels {
     return reinterpret_cast<const void*>(
         outlined_pipe_kernel<BlockThreads, Rounds, Inspects, Pick>);
   }
-  static const void* shared() {
-    return reinterpret_cast<const void*>(
-        outlined_pipe_shared_kernel<BlockThreads, Rounds, kOneBlockPick<Rounds>>);
+  // The one-block build `rounds` run: a warp per vertex where their auto
+  // steps' graph picks it, else kOneBlockPick's.
+  static const void* shared(const Rounds& rounds) {
+    if constexpr (kPicksOnOneBlock)
+      if (rounds.one_block_pick() == AutoPick::warp) return shared_build<AutoPick::warp>();
+    return shared_build<kOneBlockPick<Rounds>>();
+  }
+  // Grants every one-block build the most dynamic shared memory there is;
+  // returns the least any got.
+  static uint64_t grant_shared() {
+    uint64_t granted = grant_dynamic_shared_memory(shared_build<kOneBlockPick<Rounds>>());
+    if constexpr (kPicksOnOneBlock)
+      granted = std::min(granted, grant_dynamic_shared_memory(shared_build<AutoPick::warp>()));
+    return granted;
+  }
+
+ private:
+  static constexpr bool kPicksOnOneBlock =
+      RoundsRunAuto<Rounds>::value && StepsPickOnOneBlock<Rounds>::value;
+  template <AutoPick Pick>
+  static const void* shared_build() {
+    return reinterpret_cast<const void*>(outlined_pipe_shared_kernel<BlockThreads, Rounds, Pick>);
   }
 };
 
@@ -744,8 +774,8 @@ class OutlinedLoop {
       OutlinedPipe view_arg = view;
       bool place_arrays = phase.place_arrays;
       void* args[] = {&rounds_arg, &view_arg, &input, &place_arrays};
-      IRGL_CUDA_CHECK(cudaLaunchKernel(Kernels::shared(), 1, BlockThreads, args, size_t(phase.shared),
-                                       stream));
+      IRGL_CUDA_CHECK(cudaLaunchKernel(Kernels::shared(rounds), 1, BlockThreads, args,
+                                       size_t(phase.shared), stream));
       IRGL_CUDA_CHECK_LAUNCH();
     }
   }
@@ -841,10 +871,15 @@ struct IterationKernels {
     return reinterpret_cast<const void*>(
         outlined_iterations_kernel<BlockThreads, Loop, Inspects, Pick>);
   }
+  // Passes over all vertices keep a thread per vertex on one block, whatever
+  // the graph's degrees (pr on polbooks, mean 8.4, H200: 0.099 ms against
+  // 0.245 with a warp per vertex).
   static const void* shared() {
     return reinterpret_cast<const void*>(
         outlined_iterations_shared_kernel<BlockThreads, Loop, kOneBlockPick<Loop>>);
   }
+  static const void* shared(const Loop&) { return shared(); }
+  static uint64_t grant_shared() { return grant_dynamic_shared_memory(shared()); }
 };
 
 // The host side of one outlined loop of iterations (a static per loop, per
@@ -890,7 +925,7 @@ class OutlinedIterations {
     ran_shared_ = shared != 0;
     if constexpr (StepsPlaceShared<Loop>::value)
       if (ran_shared_) {
-        IRGL_CUDA_CHECK(cudaLaunchKernel(Kernels::shared(), 1, BlockThreads, args, size_t(shared), stream));
+        IRGL_CUDA_CHECK(cudaLaunchKernel(Kernels::shared(loop), 1, BlockThreads, args, size_t(shared), stream));
         IRGL_CUDA_CHECK_LAUNCH();
         return;
       }
