@@ -104,9 +104,10 @@ bool step_runs(const Step& step, ScheduleKind kind) {
 // inspection when no step can find a huge vertex (schedule/outline.cuh).
 // kRunsAuto and auto_pick(): with an auto step, once more per schedule
 // auto may pick in the kernel; all auto steps pick alike (schedule/auto.cuh),
-// on one block too (one_block_pick(): a pipe loop's rounds there).
+// and a pipe loop's rounds on one block alike too (one_block_pick(); a
+// loop of iterations keeps a thread per vertex there).
 void write_schedule_members(CodeWriter& out, const std::vector<Step>& steps,
-                            const BackendOptions& options) {
+                            const BackendOptions& options, bool rounds) {
   std::string inspects, items, scratch;
   for (const Step& step : steps) {
     const bool automatic = step_runs(step, ScheduleKind::automatic);
@@ -132,11 +133,13 @@ void write_schedule_members(CodeWriter& out, const std::vector<Step>& steps,
   out.comment("The ALB steps share one shared-memory buffer, the largest any needs.");
   out.line("static constexpr size_t kAlbScratchBytes = std::max({" + scratch + "});");
   if (items.empty()) return;
-  out.comment("An auto step: the kernel built for the schedule its graph picks runs, on the grid");
-  out.comment("and on one block.");
+  out.comment(rounds ? "An auto step: the kernel built for the schedule its graph picks runs, on the grid"
+                     : "An auto step: the kernel built for the schedule its graph picks runs.");
+  if (rounds) out.comment("and on one block.");
   out.line("static constexpr bool kRunsAuto = true;");
   out.line("schedule::AutoPick auto_pick() const { return " + items + ".auto_pick; }");
-  out.line("schedule::AutoPick one_block_pick() const { return " + items + ".one_block_pick; }");
+  if (rounds)
+    out.line("schedule::AutoPick one_block_pick() const { return " + items + ".one_block_pick; }");
 }
 
 // The graph parameter of a step's kernel, or null.
@@ -206,7 +209,7 @@ void write_rounds_struct(CodeWriter& out, const Module& module, const HostStmt& 
     out.line(body_name(*step.kernel) + " " + step.member + ";  // " + where(step.launch->loc));
     out.line("schedule::GridItems<" + body_name(*step.kernel) + "> " + step.member + "_items;");
   }
-  write_schedule_members(out, steps, options);
+  write_schedule_members(out, steps, options, /*rounds=*/true);
   write_placement(out, module, steps);
   out.line();
   out.line("template <int BlockThreads, class Grid>");
@@ -380,7 +383,7 @@ void write_iterations_struct(CodeWriter& out, const Module& module, const HostSt
   const std::vector<std::string> reductions = reductions_of(loop);
   for (const std::string& name : reductions)
     out.line("ReductionValue<" + module.find_reduction(name)->value_type + "> " + name + ";");
-  write_schedule_members(out, steps, options);
+  write_schedule_members(out, steps, options, /*rounds=*/false);
   write_placement(out, module, steps, reductions);
   out.line();
   out.line("template <int IrglBlockThreads, class IrglGrid>");

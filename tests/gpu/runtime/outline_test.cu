@@ -527,7 +527,6 @@ struct LabelIterations {
   static constexpr bool kRunsAlb = std::is_same_v<Policy, Alb<kThreads>> || kRunsAuto;
   bool alb_inspects() const { return items.alb_inspects; }
   AutoPick auto_pick() const { return items.auto_pick; }
-  AutoPick one_block_pick() const { return items.one_block_pick; }
 
   template <int B, class Grid>
   __device__ void run(const Grid& grid) {

@@ -292,8 +292,8 @@ template <int BlockThreads>
 class OneBlockLoops {
  public:
   // A vertex of more edges keeps the loop on the grid: auto's steps run a
-  // thread per item on one block (on a sparse graph), and a thread walking a hub's edges cost
-  // more than the grid's rounds (H200: sssp on RMAT 8, largest degree
+  // thread per item on one block (on a sparse graph), and a thread walking
+  // a hub's edges cost more than the grid's rounds (H200: sssp on RMAT 8, largest degree
   // 836, 0.27 ms against 0.13; cc 0.27 against 0.09), where roads, grids
   // and small graphs of at most 32 gain up to 2.9x
   // (docs/experiments/2026-11-30-one-block-iterations.md).
@@ -315,9 +315,9 @@ class OneBlockLoops {
   void set_items(std::optional<uint64_t> items) { items_ = items; }
 
   // The dynamic shared memory the one-block kernel (Kernels::shared(),
-  // each of its builds granted the most there is) needs for `fixed` bytes of its own and the arrays `steps.place()`
-  // names, or 0 when the loop cannot run there (runs_on_one_block), or
-  // they do not fit.
+  // each of its builds granted the most there is) needs for `fixed` bytes
+  // of its own and the arrays `steps.place()` names, or 0 when the loop
+  // cannot run there (runs_on_one_block), or they do not fit.
   template <class Kernels, class Steps>
   uint64_t bytes(const Steps& steps, uint64_t fixed) {
     if constexpr (!StepsPlaceShared<Steps>::value) {
@@ -878,7 +878,6 @@ struct IterationKernels {
     return reinterpret_cast<const void*>(
         outlined_iterations_shared_kernel<BlockThreads, Loop, kOneBlockPick<Loop>>);
   }
-  static const void* shared(const Loop&) { return shared(); }
   static uint64_t grant_shared() { return grant_dynamic_shared_memory(shared()); }
 };
 
@@ -925,7 +924,7 @@ class OutlinedIterations {
     ran_shared_ = shared != 0;
     if constexpr (StepsPlaceShared<Loop>::value)
       if (ran_shared_) {
-        IRGL_CUDA_CHECK(cudaLaunchKernel(Kernels::shared(loop), 1, BlockThreads, args, size_t(shared), stream));
+        IRGL_CUDA_CHECK(cudaLaunchKernel(Kernels::shared(), 1, BlockThreads, args, size_t(shared), stream));
         IRGL_CUDA_CHECK_LAUNCH();
         return;
       }
