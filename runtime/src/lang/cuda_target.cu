@@ -90,8 +90,16 @@ TargetOption count_option(const char* name, const char* help, const char* announ
 TargetOption auto_warp_option(CudaRun& run) {
   return count_option("auto-warp-items",
                       "--schedule=auto: the largest worklist round a warp per vertex runs where "
-                      "auto picks warp (low degrees); larger rounds run TWC (default: 32 per SM)",
+                      "auto picks warp (low degrees); larger rounds run TWC (default: 128 per SM)",
                       "auto warp items", run.auto_warp_items);
+}
+
+TargetOption auto_block_option(CudaRun& run) {
+  return count_option("auto-block-items",
+                      "--schedule=auto: the largest worklist round a block per vertex runs where "
+                      "auto picks block (dense rows); larger rounds run a warp per vertex "
+                      "(default: 8 per SM)",
+                      "auto block items", run.auto_block_items);
 }
 
 TargetOption heavy_round_option(CudaRun& run) {
@@ -223,7 +231,10 @@ std::vector<TargetOption> cuda_run_options(CudaRun& run, const ProgramDescriptio
   const bool automatic = runs_schedule(description, "auto");
   if (automatic || runs_schedule(description, "alb")) options = alb_options(run);  // auto may run ALB
   else if (runs_schedule(description, "dp")) options.push_back(alb_threshold_option(run));
-  if (automatic) options.push_back(auto_warp_option(run));
+  if (automatic) {
+    options.push_back(auto_warp_option(run));
+    options.push_back(auto_block_option(run));
+  }
   if (description.outlined_loops) {
     options.push_back(outline_option(run));
     options.push_back(heavy_round_option(run));

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <numeric>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "bfs_fixtures.h"
@@ -53,7 +54,8 @@ template <class Policy, class Push>
 std::vector<uint32_t> pipe_bfs(const CsrGraph& host, const gpu::DeviceGraph& device,
                                VertexId source, const CudaRun& run,
                                std::vector<uint32_t>* edges_seen = nullptr,
-                               const schedule::RunOptions& options = {}) {
+                               const schedule::RunOptions& options = {},
+                               std::vector<uint64_t>* round_sizes = nullptr) {
   const Graph graph = view_of(device);
   gpu::DeviceBuffer<uint32_t> level(host.num_vertices()), seen(host.num_vertices());
   start_levels(level, source);
@@ -62,6 +64,7 @@ std::vector<uint32_t> pipe_bfs(const CsrGraph& host, const gpu::DeviceGraph& dev
   Pipe pipe(graph, run);
   pipe.push(source);
   while (!pipe.empty()) {
+    if (round_sizes) round_sizes->push_back(pipe.size());
     const ExpandBody<Push> body{graph, pipe.in(), pipe.out(), {level.data()}, {seen.data()}};
     Policy::run(body, pipe.in().items(), state, options);
     pipe.swap();
@@ -109,27 +112,60 @@ TEST(FrontierForms, AutoLogsThePickOfEachLaunch) {
 }
 
 // Auto<B, Tuning> chooses by the tuning's rules: here block for every
-// launch; the levels stay the CPU's.
+// launch, at any size; the levels stay the CPU's.
 struct BlockEverywhere : schedule::AutoTuning {
   static constexpr schedule::AutoRule kRules[] = {
       {schedule::kAnyPlace, -1, schedule::kAnyDegree, 0, schedule::kAnyMean,
        schedule::AutoPick::block}};
+  static constexpr uint64_t kBlockRoundItemsPerSm = uint64_t{1} << 40;
 };
 
-TEST(FrontierForms, AutoTakesTheRulesOfItsTuning) {
-  IRGL_REQUIRE_GPU();
+// BFS rounds from vertex 5 of the skewed graph under Auto<kThreads, Tuning>
+// with the run's --auto-block-items (none: the default), checked against
+// the CPU; returns auto's log and each round's size.
+template <class Tuning>
+std::string auto_bfs_log(std::optional<uint64_t> block_items, std::vector<uint64_t>& round_sizes) {
   const CsrGraph host = irgl::testing::skewed_graph();
   const gpu::DeviceGraph device(host);
   TestRun test_run(FrontierMode::sparse);
   schedule::AutoLog auto_log;
   test_run.run.out_degrees = run_for(device).out_degrees;
   test_run.run.auto_log = &auto_log;
-  const std::vector<uint32_t> levels =
-      pipe_bfs<schedule::Auto<kThreads, BlockEverywhere>, StagedWorklist<0>>(
-          host, device, 5, test_run.run, nullptr, test_run.run.options("expand"));
+  test_run.run.auto_block_items = block_items;
+  const std::vector<uint32_t> levels = pipe_bfs<schedule::Auto<kThreads, Tuning>, StagedWorklist<0>>(
+      host, device, 5, test_run.run, nullptr, test_run.run.options("expand"), &round_sizes);
   uint64_t rounds = 0;
   EXPECT_TRUE(vectors_equal(cpu_levels(host, 5, rounds), levels));
-  EXPECT_EQ(auto_log.summary(), "schedule auto: expand " + std::to_string(rounds) + " block");
+  EXPECT_EQ(round_sizes.size(), rounds);
+  return auto_log.summary();
+}
+
+TEST(FrontierForms, AutoTakesTheRulesOfItsTuning) {
+  IRGL_REQUIRE_GPU();
+  std::vector<uint64_t> round_sizes;
+  const std::string log = auto_bfs_log<BlockEverywhere>(std::nullopt, round_sizes);
+  EXPECT_EQ(log, "schedule auto: expand " + std::to_string(round_sizes.size()) + " block");
+}
+
+// Block's rules with the default lines: rounds above the run's
+// --auto-block-items run a warp per vertex, each launch logged; the levels
+// stay the CPU's.
+struct BlockRules : schedule::AutoTuning {
+  static constexpr auto& kRules = BlockEverywhere::kRules;
+};
+
+TEST(FrontierForms, AutoHandsBlocksLargeRoundsToWarp) {
+  IRGL_REQUIRE_GPU();
+  constexpr uint64_t kBlockLine = 100;
+  std::vector<uint64_t> round_sizes;
+  const std::string log = auto_bfs_log<BlockRules>(kBlockLine, round_sizes);
+  const uint64_t rounds = round_sizes.size();
+  const uint64_t warp_rounds = std::count_if(round_sizes.begin(), round_sizes.end(),
+                                             [](uint64_t items) { return items > kBlockLine; });
+  ASSERT_GT(warp_rounds, 0u);
+  ASSERT_LT(warp_rounds, rounds);
+  EXPECT_EQ(log, "schedule auto: expand " + std::to_string(warp_rounds) + " warp, " +
+                     std::to_string(rounds - warp_rounds) + " block");
 }
 
 // A graph whose BFS from vertex 5 has both tiny rounds and rounds reaching a

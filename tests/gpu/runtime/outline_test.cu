@@ -445,8 +445,9 @@ struct MinLabelBody {
   }
 };
 
-// Records the lane that walks each edge: under a warp per vertex, edge e of
-// vertex v is lane (e - out_begin(v)) % 32's.
+// Records the thread of its block that walks each edge: under a warp per
+// vertex, edge e of vertex v is lane (e - out_begin(v)) % 32's; under a
+// block per vertex of at most B edges, thread e - out_begin(v)'s.
 struct LaneBody {
   Graph g;
   uint32_t* lanes;
@@ -461,7 +462,7 @@ struct LaneBody {
   __device__ uint64_t edges_begin(Node v) const { return g.out_begin(v); }
   __device__ uint64_t edges_end(Node v) const { return g.out_end(v); }
   IRGL_HD uint64_t max_degree() const { return g.max_out_degree(); }
-  __device__ void edge(Node, uint64_t e, const Closure&, Accum&) { lanes[e] = threadIdx.x % 32; }
+  __device__ void edge(Node, uint64_t e, const Closure&, Accum&) { lanes[e] = threadIdx.x; }
   __device__ void post(Node, const Closure&, const Accum&) {}
   IRGL_HD static Accum identity() { return {}; }
   __device__ static void combine(Accum&, const Accum&) {}
@@ -493,7 +494,7 @@ struct LanePass {
 TEST(Outline, AutoWarpKeepsItsPassesOverAllVertices) {
   IRGL_REQUIRE_GPU();
   const CsrGraph host =
-      irgl::testing::random_graph("lanes", 20000, 6 * 20000, WeightType::none, false, 5);
+      irgl::testing::random_graph("lanes", 50000, 6 * 50000, WeightType::none, false, 5);
   const DeviceGraph device(host);
   DeviceBuffer<uint32_t> lanes(host.num_edges());
   static OutlinedIterations<kThreads, LanePass> loop;
@@ -505,14 +506,75 @@ TEST(Outline, AutoWarpKeepsItsPassesOverAllVertices) {
   pass.pass = {irgl::lang::view_of(device), lanes.data()};
   pass.items = InGrid<Auto<kThreads>>::items(pass.pass, state, options, shape);
   ASSERT_EQ(pass.items.auto_pick, AutoPick::warp);
-  ASSERT_GT(host.num_vertices(), pass.items.auto_warp_items);  // a round this large goes to TWC
+  ASSERT_GT(host.num_vertices(), pass.items.auto_lines.warp_items);  // a round this large goes to TWC
   loop.run(pass, nullptr);
   const std::vector<uint32_t> seen = lanes.download();
   uint64_t elsewhere = 0;
   for (VertexId v = 0; v < host.num_vertices(); ++v)
     for (uint64_t e = host.out_offsets[v]; e < host.out_offsets[v + 1]; ++e)
-      elsewhere += seen[e] != (e - host.out_offsets[v]) % 32;
+      elsewhere += seen[e] % 32 != (e - host.out_offsets[v]) % 32;
   EXPECT_EQ(elsewhere, 0u);
+}
+
+// One round of LaneBody over a worklist, under auto in a persistent kernel.
+struct LaneRound {
+  LaneBody lanes;
+  GridItems<LaneBody> items;
+  static constexpr bool kRunsAuto = true;
+  static constexpr bool kRunsAlb = true;
+  bool alb_inspects() const { return items.alb_inspects; }
+  AutoPick auto_pick() const { return items.auto_pick; }
+  AutoPick one_block_pick() const { return items.one_block_pick; }
+
+  template <int B, class Grid>
+  __device__ void round(const Grid& grid, const SparseQueueView& in, const SparseQueueView&) {
+    InGrid<Auto<kThreads>>::run(grid, lanes, WorklistItems{in}, items);
+  }
+};
+
+// Where auto picks block (dense rows without hubs), a persistent kernel's
+// round of more items than the block line runs a warp per vertex, as
+// launch_pick does on the host (cc on bcsstk16: block's rounds 1.5x slower
+// than warp's, H200); a round within the line keeps a block per vertex.
+TEST(Outline, AutoBlockHandsLargeRoundsToWarp) {
+  IRGL_REQUIRE_GPU();
+  const CsrGraph host =
+      irgl::testing::random_graph("rows", 3000, 48 * 3000, WeightType::none, false, 11);
+  const DeviceGraph device(host);
+  DeviceBuffer<uint32_t> lanes(host.num_edges());
+  static OutlinedLoop<kThreads, LaneRound> loop;
+  static State<LaneBody> state;
+  std::vector<VertexId> every(host.num_vertices());
+  std::iota(every.begin(), every.end(), 0);
+  Pipe pipe(host.num_vertices());
+  // The vertices whose edges a block per vertex walked: thread e - begin
+  // walked edge e (a warp's lanes are those of one warp of the block).
+  auto rows_walked_by_a_block = [&](uint64_t block_items) {
+    RunOptions options;
+    options.graph = shape_of_degrees(host.out_offsets.data(), host.num_vertices());
+    options.auto_block_items = block_items;
+    LaneRound round;
+    round.lanes = {irgl::lang::view_of(device), lanes.data()};
+    round.items = InGrid<Auto<kThreads>>::items(round.lanes, state, options, loop.shape(pipe));
+    EXPECT_EQ(round.items.auto_pick, AutoPick::block);
+    EXPECT_LE(options.graph.max_degree, uint64_t(kThreads));
+    pipe.reset(every);
+    EXPECT_EQ(loop.run(round, pipe, OutlineMode::persistent), 1u);
+    const std::vector<uint32_t> seen = lanes.download();
+    uint64_t by_block = 0, off_lane = 0;
+    for (VertexId v = 0; v < host.num_vertices(); ++v) {
+      bool block = true;
+      for (uint64_t e = host.out_offsets[v]; e < host.out_offsets[v + 1]; ++e) {
+        block = block && seen[e] == e - host.out_offsets[v];
+        off_lane += seen[e] % 32 != (e - host.out_offsets[v]) % 32;
+      }
+      by_block += block;
+    }
+    EXPECT_EQ(off_lane, 0u);
+    return by_block;
+  };
+  EXPECT_EQ(rows_walked_by_a_block(host.num_vertices()), host.num_vertices());
+  EXPECT_LT(rows_walked_by_a_block(host.num_vertices() - 1), host.num_vertices() / 2);
 }
 
 // A loop of iterations as irglc writes it (OutlinedIterations): passes of

@@ -86,22 +86,50 @@ TEST(AutoPick, LargeHubsKeepAlb) {
       EXPECT_EQ(auto_pick(graph, loop(place)), AutoPick::alb);
 }
 
+RoundLines warp_line(uint64_t items) {
+  RoundLines lines;
+  lines.warp_items = items;
+  return lines;
+}
+
 // A launch's pick: warp's rounds above the line (or of unknown size) run
 // TWC; loops over every vertex keep warp; other picks are the rules'.
 TEST(AutoPick, WarpHandsLargeRoundsToTwc) {
   const GraphShape mesh = shape(100000, 1000000, 20);  // warp's family: mean 10, max 20
-  constexpr uint64_t kLine = 100;
+  const RoundLines lines = warp_line(100);
   LoopShape round = loop(LoopPlace::light_round);
-  round.items = kLine;
-  EXPECT_EQ(launch_pick(mesh, round, kLine), AutoPick::warp);
-  round.items = kLine + 1;
-  EXPECT_EQ(launch_pick(mesh, round, kLine), AutoPick::twc);
-  EXPECT_EQ(launch_pick(mesh, loop(LoopPlace::heavy_round), kLine), AutoPick::twc);  // unknown size
+  round.items = 100;
+  EXPECT_EQ(launch_pick(mesh, round, lines), AutoPick::warp);
+  round.items = 101;
+  EXPECT_EQ(launch_pick(mesh, round, lines), AutoPick::twc);
+  EXPECT_EQ(launch_pick(mesh, loop(LoopPlace::heavy_round), lines), AutoPick::twc);  // unknown size
   LoopShape all = loop(LoopPlace::all_nodes);
   all.items = 1000000;
-  EXPECT_EQ(launch_pick(mesh, all, kLine), AutoPick::warp);
+  EXPECT_EQ(launch_pick(mesh, all, lines), AutoPick::warp);
   const GraphShape web = shape(100000, 1000000, 20000);  // hubs: ALB at any size
-  EXPECT_EQ(launch_pick(web, round, kLine), AutoPick::alb);
+  EXPECT_EQ(launch_pick(web, round, lines), AutoPick::alb);
+}
+
+// Block's rounds above its line run a warp per vertex, however large (a
+// warp's rows of dozens of edges leave few lanes idle, TWC's bins do not
+// pay); passes over all vertices keep block.
+TEST(AutoPick, BlockHandsLargeRoundsToWarp) {
+  const GraphShape fem = shape(4884, 290378, 81);  // bcsstk16: block's family, mean 59
+  RoundLines lines;
+  lines.warp_items = 100;
+  lines.block_items = 10;
+  LoopShape round = loop(LoopPlace::light_round);
+  round.items = 10;
+  EXPECT_EQ(launch_pick(fem, round, lines), AutoPick::block);
+  round.items = 11;
+  EXPECT_EQ(launch_pick(fem, round, lines), AutoPick::warp);
+  round.items = 1000;  // above warp's line too
+  EXPECT_EQ(launch_pick(fem, round, lines), AutoPick::warp);
+  EXPECT_EQ(launch_pick(fem, loop(LoopPlace::heavy_round), lines), AutoPick::warp);  // unknown size
+  LoopShape all = loop(LoopPlace::all_nodes);
+  all.items = 4884;
+  EXPECT_EQ(launch_pick(fem, all, lines), auto_pick(fem, all));
+  EXPECT_NE(auto_pick(fem, all), AutoPick::block);  // the rules' warp over all vertices
 }
 
 // A tuning's own rules replace kAutoRules (Auto<B, Tuning>).
@@ -110,10 +138,10 @@ TEST(AutoPick, ATuningBringsItsOwnRules) {
   const GraphShape web = shape(100000, 1000000, 20000);  // kAutoRules: ALB
   LoopShape round = loop(LoopPlace::light_round);
   round.items = 10;
-  EXPECT_EQ(launch_pick(web, round, 100), AutoPick::alb);
-  EXPECT_EQ(launch_pick(web, round, 100, kAlwaysWarp), AutoPick::warp);
+  EXPECT_EQ(launch_pick(web, round, warp_line(100)), AutoPick::alb);
+  EXPECT_EQ(launch_pick(web, round, warp_line(100), kAlwaysWarp), AutoPick::warp);
   round.items = 1000;
-  EXPECT_EQ(launch_pick(web, round, 100, kAlwaysWarp), AutoPick::twc);
+  EXPECT_EQ(launch_pick(web, round, warp_line(100), kAlwaysWarp), AutoPick::twc);
   EXPECT_EQ(&AutoTuning::kRules[0], &kAutoRules[0]);
 }
 

@@ -64,12 +64,19 @@ decltype(auto) with_auto_policy(AutoPick pick, F&& f) {
   return f(AutoPolicy<B, AutoPick::alb>{});
 }
 
-// The largest worklist round a warp per vertex runs where auto picks warp
-// (Tuning::kWarpRoundItemsPerSm on every SM, or the run's --auto-warp-items).
+// The largest worklist rounds a warp per vertex and a block per vertex run
+// where auto picks them (Tuning::kWarpRoundItemsPerSm and
+// kBlockRoundItemsPerSm on every SM, or the run's --auto-warp-items and
+// --auto-block-items).
 template <class Tuning = AutoTuning>
-uint64_t warp_round_items(const RunOptions& options, unsigned sm_count) {
-  return options.auto_warp_items ? options.auto_warp_items
-                                 : Tuning::kWarpRoundItemsPerSm * uint64_t(sm_count);
+RoundLines round_lines(const RunOptions& options, unsigned sm_count) {
+  RoundLines lines;
+  lines.warp_items = options.auto_warp_items ? options.auto_warp_items
+                                             : Tuning::kWarpRoundItemsPerSm * uint64_t(sm_count);
+  lines.block_items = options.auto_block_items
+                          ? options.auto_block_items
+                          : Tuning::kBlockRoundItemsPerSm * uint64_t(sm_count);
+  return lines;
 }
 
 // The schedules a persistent kernel may be built with for auto: each is a
@@ -111,8 +118,8 @@ struct Auto {
   static void run(const Body& body, const Frontier& frontier, StateT& state,
                   const RunOptions& options = {}) {
     const LoopShape shape = shape_of<Body>(frontier, state, options);
-    const AutoPick pick = launch_pick(
-        options.graph, shape, warp_round_items<Tuning>(options, state.sm_count()), Tuning::kRules);
+    const AutoPick pick = launch_pick(options.graph, shape,
+                                      round_lines<Tuning>(options, state.sm_count()), Tuning::kRules);
     if (options.auto_log) options.auto_log->record_launch(options.kernel_name, pick);
     with_auto_policy<B>(pick, [&](auto policy) {
       decltype(policy)::run(body, frontier, state, options);
@@ -154,23 +161,29 @@ struct InGrid<Auto<B, Tuning>> {
     });
     grid_items.auto_pick = pick;
     grid_items.one_block_pick = one_block_round_pick<Tuning>(options.graph);
-    grid_items.auto_warp_items = warp_round_items<Tuning>(options, state.sm_count());
+    grid_items.auto_lines = round_lines<Tuning>(options, state.sm_count());
     return grid_items;
   }
 
 #if defined(__CUDACC__)
-  // Grid::kAutoPick: the pick the persistent kernel was built for; warp
-  // hands worklist rounds above the line to TWC (the same size in every
-  // thread: a uniform branch), and keeps passes over all vertices, as
-  // launch_pick does on the host (pr on bcsstk16, 4,884 vertices, took TWC's
-  // 0.567 ms against warp's 0.366 when they were handed over, H200).
+  // Grid::kAutoPick: the pick the persistent kernel was built for. As
+  // launch_pick does on the host, a worklist round above a line goes on to
+  // a schedule with more workers (the same size in every thread: a uniform
+  // branch): warp's to TWC, block's to warp; passes over all vertices keep
+  // the pick (pr on bcsstk16, 4,884 vertices, took TWC's 0.567 ms against
+  // warp's 0.366 when they were handed over, H200).
   template <class Grid, class Body, class Frontier>
   __device__ static void run(const Grid& grid, Body& body, const Frontier& frontier,
                              const GridItems<Body>& grid_items) {
-    if constexpr (Grid::kAutoPick == AutoPick::warp && !std::is_same_v<Frontier, AllNodes>) {
-      if (frontier.size() > grid_items.auto_warp_items) {
-        InGrid<Twc<B>>::run(grid, body, frontier, grid_items);
-        return;
+    if constexpr (!std::is_same_v<Frontier, AllNodes>) {
+      const RoundLines& lines = grid_items.auto_lines;
+      if constexpr (Grid::kAutoPick == AutoPick::warp) {
+        if (frontier.size() > lines.warp_items)
+          return InGrid<Twc<B>>::run(grid, body, frontier, grid_items);
+      }
+      if constexpr (Grid::kAutoPick == AutoPick::block) {
+        if (frontier.size() > lines.block_items)
+          return InGrid<Warp<B>>::run(grid, body, frontier, grid_items);
       }
     }
     InGrid<AutoPolicy<B, Grid::kAutoPick>>::run(grid, body, frontier, grid_items);

@@ -129,11 +129,26 @@ struct AutoTuning {
   // items per SM (or of a size the host does not know) runs TWC instead: a
   // warp per vertex has the least fixed cost, which rounds of a vertex or
   // less per warp of the GPU pay most for, but idles lanes once warps take
-  // several low-degree vertices each, which TWC packs. On an H100, over 9
-  // graphs x bfs, sssp, cc, kcore: 1.040x the best build by geomean at 32
-  // per SM, 1.054 at 256, 1.087 with no line, 1.181 with TWC for every
-  // round (docs/experiments/2026-11-26-auto-schedule.md).
-  static constexpr uint64_t kWarpRoundItemsPerSm = 32;
+  // several low-degree vertices each, which TWC packs; and only a warp's
+  // rounds chain their pushes (body.h). H200, 7 roads, the 1000x1000 grid
+  // and bips98_606 x bfs, sssp, cc, kcore, against the faster of the warp
+  // and TWC builds, geomean (cells above 1.10 of 36): 0.854 (4) at 32 per
+  // SM, 0.839 (1) at 128, 0.862 (3) at 512, 0.901 (9) with no line; at 128
+  // luxembourg's cc 3.53 ms against 4.18 at 32, moscow_roads.gr's sssp 5.21
+  // against 6.42; without a line the grid's sssp 23.3 against 15.2
+  // (docs/experiments/2026-12-01-auto-lines.md).
+  static constexpr uint64_t kWarpRoundItemsPerSm = 128;
+  // Where the rules pick block (dense rows without hubs), a worklist round
+  // of more than this many items per SM runs a warp per vertex instead: a
+  // block per vertex spreads a few rows' edges widest, but once each block
+  // takes several rows in turn, a warp per row keeps 8 times as many rows
+  // in flight on rows of a few dozen edges. H200, medians of three
+  // processes: cc on bcsstk16 0.210 ms against 0.367 with block for every
+  // round (the warp build 0.211), cc and sssp on bcsstk13 0.097 and 0.150
+  // against 0.135 and 0.173; bfs keeps block's small rounds (bcsstk13
+  // 0.072, at 4 per SM 0.083)
+  // (docs/experiments/2026-12-01-auto-lines.md).
+  static constexpr uint64_t kBlockRoundItemsPerSm = 8;
   // A pipe loop's rounds on one block (outline.cuh: OneBlockLoops) run a
   // warp per vertex on graphs of at least this many out-edges a vertex on
   // average, else a thread per item: a thread walks a road's two or three
@@ -155,18 +170,28 @@ AutoPick one_block_round_pick(const GraphShape& graph) {
                                                                           : AutoPick::thread;
 }
 
-// The schedule of one launch: the first matching rule of `rules`, with
-// warp's rounds above `warp_items` (kWarpRoundItemsPerSm on every SM, or a
-// run's override) handed to TWC.
+// The round sizes above which auto hands a pick to a schedule with more
+// workers: warp's rounds to TWC, block's to warp.
+struct RoundLines {
+  uint64_t warp_items = ~uint64_t{0};
+  uint64_t block_items = ~uint64_t{0};
+};
+
+// The schedule of one launch: the first matching rule of `rules`, with a
+// worklist round above a line (RoundLines) handed on: warp's to TWC,
+// block's to warp. Passes over all vertices keep the rules' pick.
 template <size_t N>
-AutoPick launch_pick(const GraphShape& graph, const LoopShape& loop, uint64_t warp_items,
+AutoPick launch_pick(const GraphShape& graph, const LoopShape& loop, const RoundLines& lines,
                      const AutoRule (&rules)[N]) {
   const AutoPick pick = auto_pick(graph, loop, rules);
-  const bool large_round = loop.place != LoopPlace::all_nodes && loop.items > warp_items;
-  return pick == AutoPick::warp && large_round ? AutoPick::twc : pick;
+  if (loop.place == LoopPlace::all_nodes) return pick;
+  if (pick == AutoPick::warp && loop.items > lines.warp_items) return AutoPick::twc;
+  if (pick == AutoPick::block && loop.items > lines.block_items) return AutoPick::warp;
+  return pick;
 }
-inline AutoPick launch_pick(const GraphShape& graph, const LoopShape& loop, uint64_t warp_items) {
-  return launch_pick(graph, loop, warp_items, kAutoRules);
+inline AutoPick launch_pick(const GraphShape& graph, const LoopShape& loop,
+                            const RoundLines& lines) {
+  return launch_pick(graph, loop, lines, kAutoRules);
 }
 
 // What auto ran in one run, for the program's run summary: the launches of

@@ -88,7 +88,7 @@ struct GridItems {
   Distribution alb_distribution = Distribution::cyclic;
   AutoPick auto_pick = AutoPick::alb;            // auto: the schedule of the kernel's rounds
   AutoPick one_block_pick = AutoPick::thread;    // auto: that of a pipe loop's rounds on one block
-  uint64_t auto_warp_items = 0;                  // auto: warp_round_items (auto.cuh)
+  RoundLines auto_lines;                         // auto: round_lines (auto.cuh)
   ItemSearch item_search = ItemSearch::binary;    // multi-phase: the partition search
   unsigned virtual_warp_width = 32;               // vwarp: lanes per vertex
   // Warp per vertex, for a Body that chains its pushes (body.h): a warp

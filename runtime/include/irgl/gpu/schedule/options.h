@@ -84,8 +84,11 @@ struct RunOptions {
   GraphShape graph;  // the run's graph: auto (auto_pick.h), vwarp, multi-phase
   ItemSearch item_search = ItemSearch::automatic;  // multi-phase's partition search
   // Auto: the largest worklist round a warp per vertex runs when auto picks
-  // warp, larger ones run TWC; 0: the default (auto.cuh, warp_round_items).
+  // warp, larger ones run TWC, and a block per vertex when it picks block,
+  // larger ones run a warp per vertex; 0: the default (auto.cuh,
+  // round_lines).
   uint64_t auto_warp_items = 0;
+  uint64_t auto_block_items = 0;
   // The edges from which a worklist round is heavy (heavy_round.h); 0: the
   // default.
   uint64_t heavy_round_edges = 0;
