@@ -2,6 +2,9 @@
 // each fills a field of the run's CudaRun.
 
 #include <functional>
+#include <optional>
+#include <utility>
+#include <vector>
 
 #include "irgl/lang/cuda_target.cuh"
 #include "irgl/options/unsigned_option.h"
@@ -87,19 +90,33 @@ TargetOption count_option(const char* name, const char* help, const char* announ
   return count_option(name, help, announced, [&count](uint64_t value) { count = value; });
 }
 
-TargetOption auto_warp_option(CudaRun& run) {
-  return count_option("auto-warp-items",
-                      "--schedule=auto: the largest worklist round a warp per vertex runs where "
-                      "auto picks warp (low degrees); larger rounds run TWC (default: 128 per SM)",
-                      "auto warp items", run.auto_warp_items);
-}
-
-TargetOption auto_block_option(CudaRun& run) {
-  return count_option("auto-block-items",
-                      "--schedule=auto: the largest worklist round a block per vertex runs where "
-                      "auto picks block (dense rows); larger rounds run a warp per vertex "
-                      "(default: 8 per SM)",
-                      "auto block items", run.auto_block_items);
+// --schedule=auto's round lines a run may override (auto_pick.h:
+// AutoTuning).
+std::vector<TargetOption> auto_line_options(CudaRun& run) {
+  struct Line {
+    const char* name;
+    const char* help;
+    const char* announced;
+    std::optional<uint64_t> CudaRun::*count;
+  };
+  static const Line kLines[] = {
+      {"auto-warp-items",
+       "--schedule=auto: the largest worklist round a warp per vertex runs where auto picks warp "
+       "(low degrees); larger rounds run TWC (default: 128 per SM)",
+       "auto warp items", &CudaRun::auto_warp_items},
+      {"auto-block-items",
+       "--schedule=auto: the largest worklist round a block per vertex runs where auto picks "
+       "block (dense rows); larger rounds run a warp per vertex (default: 8 per SM)",
+       "auto block items", &CudaRun::auto_block_items},
+      {"one-block-warp-items",
+       "--schedule=auto: the largest round on one block that runs a warp per vertex where auto "
+       "runs a thread per item there (default: 8 per out-edge a vertex has on average)",
+       "one block warp items", &CudaRun::one_block_warp_items},
+  };
+  std::vector<TargetOption> options;
+  for (const Line& line : kLines)
+    options.push_back(count_option(line.name, line.help, line.announced, run.*line.count));
+  return options;
 }
 
 TargetOption heavy_round_option(CudaRun& run) {
@@ -231,10 +248,8 @@ std::vector<TargetOption> cuda_run_options(CudaRun& run, const ProgramDescriptio
   const bool automatic = runs_schedule(description, "auto");
   if (automatic || runs_schedule(description, "alb")) options = alb_options(run);  // auto may run ALB
   else if (runs_schedule(description, "dp")) options.push_back(alb_threshold_option(run));
-  if (automatic) {
-    options.push_back(auto_warp_option(run));
-    options.push_back(auto_block_option(run));
-  }
+  if (automatic)
+    for (TargetOption& option : auto_line_options(run)) options.push_back(std::move(option));
   if (description.outlined_loops) {
     options.push_back(outline_option(run));
     options.push_back(heavy_round_option(run));

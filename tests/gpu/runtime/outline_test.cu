@@ -8,6 +8,7 @@
 #include <numeric>
 #include <optional>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "bfs_fixtures.h"
@@ -575,6 +576,70 @@ TEST(Outline, AutoBlockHandsLargeRoundsToWarp) {
   };
   EXPECT_EQ(rows_walked_by_a_block(host.num_vertices()), host.num_vertices());
   EXPECT_LT(rows_walked_by_a_block(host.num_vertices() - 1), host.num_vertices() / 2);
+}
+
+// LaneRound whose arrays are named: a small graph's round runs on one
+// block in shared memory.
+struct SharedLaneRound : LaneRound {
+  uint64_t edges = 0;
+  template <class Place>
+  IRGL_HD void place(Place& place) {
+    lanes.g = lanes.g.placed(place);
+    lanes.lanes = place.read_write(lanes.lanes, edges);
+  }
+};
+
+// Where a round on one block runs a thread per item (auto on a graph of
+// mean degree below 6), a round of at most the line's items runs a warp per
+// vertex: each of its vertices' edges on the next lane; a larger round
+// keeps a thread per item: all of a vertex's edges on one thread.
+TEST(Outline, AutoSmallRoundsOnOneBlockRunAWarpPerVertex) {
+  IRGL_REQUIRE_GPU();
+  const CsrGraph host =
+      irgl::testing::random_graph("small-lanes", 2000, 4 * 2000, WeightType::none, false, 13);
+  const DeviceGraph device(host);
+  DeviceBuffer<uint32_t> lanes(host.num_edges());
+  static OutlinedLoop<kThreads, SharedLaneRound> loop;
+  static State<LaneBody> state;
+  constexpr uint64_t kItems = 40;
+  std::vector<VertexId> first(kItems);
+  std::iota(first.begin(), first.end(), 0);
+  Pipe pipe(host.num_vertices());
+  // Of the first kItems vertices with two edges or more, those whose edges
+  // ran on successive lanes (a warp per vertex) and on one thread.
+  auto walked = [&](uint64_t warp_items) {
+    RunOptions options;
+    options.graph = shape_of_degrees(host.out_offsets.data(), host.num_vertices());
+    options.one_block_warp_items = warp_items;
+    SharedLaneRound round;
+    round.lanes = {irgl::lang::view_of(device), lanes.data()};
+    round.edges = host.num_edges();
+    round.items = InGrid<Auto<kThreads>>::items(round.lanes, state, options, loop.shape(pipe));
+    EXPECT_EQ(round.items.one_block_pick, AutoPick::thread);
+    pipe.reset(first);
+    EXPECT_EQ(loop.run(round, pipe, OutlineMode::persistent), 1u);
+    EXPECT_TRUE(loop.ran_shared());
+    const std::vector<uint32_t> seen = lanes.download();
+    std::pair<uint64_t, uint64_t> by_warp_and_thread{0, 0};
+    for (VertexId v = 0; v < kItems; ++v) {
+      const uint64_t begin = host.out_offsets[v], end = host.out_offsets[v + 1];
+      if (end - begin < 2) continue;
+      bool warp = true, thread = true;
+      for (uint64_t e = begin; e < end; ++e) {
+        warp = warp && seen[e] % 32 == (e - begin) % 32;
+        thread = thread && seen[e] == seen[begin];
+      }
+      by_warp_and_thread.first += warp;
+      by_warp_and_thread.second += thread;
+    }
+    return by_warp_and_thread;
+  };
+  const auto under_the_line = walked(kItems);
+  EXPECT_GT(under_the_line.first, kItems / 2);
+  EXPECT_EQ(under_the_line.second, 0u);
+  const auto above_the_line = walked(kItems - 1);
+  EXPECT_EQ(above_the_line.first, 0u);
+  EXPECT_GT(above_the_line.second, kItems / 2);
 }
 
 // A loop of iterations as irglc writes it (OutlinedIterations): passes of

@@ -76,6 +76,10 @@ RoundLines round_lines(const RunOptions& options, unsigned sm_count) {
   lines.block_items = options.auto_block_items
                           ? options.auto_block_items
                           : Tuning::kBlockRoundItemsPerSm * uint64_t(sm_count);
+  lines.one_block_warp_items =
+      options.one_block_warp_items
+          ? options.one_block_warp_items
+          : uint64_t(Tuning::kOneBlockWarpItemsPerMeanDegree * options.graph.mean());
   return lines;
 }
 
@@ -183,6 +187,10 @@ struct InGrid<Auto<B, Tuning>> {
       }
       if constexpr (Grid::kAutoPick == AutoPick::block) {
         if (frontier.size() > lines.block_items)
+          return InGrid<Warp<B>>::run(grid, body, frontier, grid_items);
+      }
+      if constexpr (Grid::kAutoPick == AutoPick::thread) {
+        if (gridDim.x == 1 && frontier.size() <= lines.one_block_warp_items)
           return InGrid<Warp<B>>::run(grid, body, frontier, grid_items);
       }
     }

@@ -160,6 +160,16 @@ struct AutoTuning {
   // cc on the symmetrized monaco (mean 5.4) took 0.574 ms against
   // thread's 0.180 (docs/experiments/2026-12-01-auto-confirmed.md).
   static constexpr double kOneBlockWarpMeanDegree = 6.0;
+  // Below that mean, a round on one block of at most this many items per
+  // out-edge a vertex has on average runs a warp per vertex: a thread per
+  // item walks its vertex's edges one after another, the block's warps
+  // each a vertex's at once, so warps finish a round of fewer items than
+  // warps times edges sooner. H200, 10 graphs of mean degree 2.1-5.1 x
+  // bfs, sssp, cc, kcore, geomean over the faster of the warp and thread
+  // builds: 0.994 at 8, 0.998 at a line of 16 or 32 items, 1.019 at 64,
+  // 1.009 at 1 (a warp for single items only); karate's sssp 0.054 ms
+  // against 0.061 at 1 (docs/experiments/2026-12-01-auto-lines.md).
+  static constexpr double kOneBlockWarpItemsPerMeanDegree = 8.0;
 };
 
 // The schedule of a pipe loop's rounds on one block: warp or thread, by
@@ -175,6 +185,9 @@ AutoPick one_block_round_pick(const GraphShape& graph) {
 struct RoundLines {
   uint64_t warp_items = ~uint64_t{0};
   uint64_t block_items = ~uint64_t{0};
+  // A round on one block that runs a thread per item, at most this many
+  // items: a warp per vertex.
+  uint64_t one_block_warp_items = 0;
 };
 
 // The schedule of one launch: the first matching rule of `rules`, with a

@@ -89,6 +89,9 @@ struct RunOptions {
   // round_lines).
   uint64_t auto_warp_items = 0;
   uint64_t auto_block_items = 0;
+  // Auto: the largest round on one block that runs a warp per vertex where
+  // its pick there is a thread per item; 0: the default (round_lines).
+  uint64_t one_block_warp_items = 0;
   // The edges from which a worklist round is heavy (heavy_round.h); 0: the
   // default.
   uint64_t heavy_round_edges = 0;
