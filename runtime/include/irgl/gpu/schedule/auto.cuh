@@ -64,10 +64,11 @@ decltype(auto) with_auto_policy(AutoPick pick, F&& f) {
   return f(AutoPolicy<B, AutoPick::alb>{});
 }
 
-// The largest worklist rounds a warp per vertex and a block per vertex run
-// where auto picks them (Tuning::kWarpRoundItemsPerSm and
-// kBlockRoundItemsPerSm on every SM, or the run's --auto-warp-items and
-// --auto-block-items).
+// Auto's round lines (RoundLines): warp's and block's from
+// Tuning::kWarpRoundItemsPerSm and kBlockRoundItemsPerSm on every SM, and
+// the one-block line from kOneBlockWarpItemsPerMeanDegree and the graph's
+// mean degree, or the run's --auto-warp-items, --auto-block-items and
+// --one-block-warp-items.
 template <class Tuning = AutoTuning>
 RoundLines round_lines(const RunOptions& options, unsigned sm_count) {
   RoundLines lines;

@@ -180,13 +180,13 @@ AutoPick one_block_round_pick(const GraphShape& graph) {
                                                                           : AutoPick::thread;
 }
 
-// The round sizes above which auto hands a pick to a schedule with more
-// workers: warp's rounds to TWC, block's to warp.
+// The round sizes at which auto hands a worklist round from its pick to
+// another schedule (AutoTuning has the defaults and why).
 struct RoundLines {
-  uint64_t warp_items = ~uint64_t{0};
-  uint64_t block_items = ~uint64_t{0};
-  // A round on one block that runs a thread per item, at most this many
-  // items: a warp per vertex.
+  uint64_t warp_items = ~uint64_t{0};   // more items: warp's round runs TWC
+  uint64_t block_items = ~uint64_t{0};  // more items: block's round runs a warp per vertex
+  // At most this many items: a round on one block that runs a thread per
+  // item runs a warp per vertex.
   uint64_t one_block_warp_items = 0;
 };
 
