@@ -58,6 +58,7 @@ DegreeStats summarize_degrees(uint64_t n, uint64_t total, Degree&& degree) {
   stats.max_vertex = static_cast<VertexId>(max_vertex);
   stats.zero = histogram[0];
   stats.average = static_cast<double>(total) / static_cast<double>(n);
+  stats.hub_share = top_degree_share(n, total, kHubVertexFraction, degree);
   histogram.resize(log2_bucket(stats.max) + 1);
   stats.log2_histogram = std::move(histogram);
   return stats;
@@ -297,7 +298,8 @@ std::string bucket_label(unsigned k) {
 
 void print_degree_line(std::ostream& out, const char* label, const DegreeStats& d) {
   out << label << ": min " << d.min << ", max " << d.max << ", avg " << format("%.2f", d.average)
-      << ", zero " << d.zero << ", max at vertex " << d.max_vertex << '\n';
+      << ", zero " << d.zero << ", max at vertex " << d.max_vertex << ", top 1% hold "
+      << format("%.2f", d.hub_share) << " of the edges\n";
 }
 
 using Json = nlohmann::ordered_json;  // keeps the fields in the order written
@@ -309,6 +311,7 @@ Json degree_json(const DegreeStats& d) {
   json["avg"] = std::stod(format("%.6g", d.average));  // 6 significant digits, as in text
   json["zero"] = d.zero;
   json["max_vertex"] = d.max_vertex;
+  json["hub_share"] = std::stod(format("%.6g", d.hub_share));
   json["log2_histogram"] = d.log2_histogram;
   return json;
 }

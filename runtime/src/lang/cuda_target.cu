@@ -108,6 +108,10 @@ std::vector<TargetOption> auto_line_options(CudaRun& run) {
        "--schedule=auto: the largest worklist round a block per vertex runs where auto picks "
        "block (dense rows); larger rounds run a warp per vertex (default: 8 per SM)",
        "auto block items", &CudaRun::auto_block_items},
+      {"auto-merge-path-items",
+       "--schedule=auto: the largest worklist round that runs TWC where auto picks merge-path "
+       "(web graphs); larger rounds merge their edges over the grid (default: 32 per SM)",
+       "auto merge path items", &CudaRun::auto_merge_path_items},
       {"one-block-warp-items",
        "--schedule=auto: the largest round on one block that runs a warp per vertex where auto "
        "runs a thread per item there (default: 8 per out-edge a vertex has on average)",

@@ -5,9 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bfs_fixtures.h"
@@ -115,23 +117,24 @@ TEST(FrontierForms, AutoLogsThePickOfEachLaunch) {
 // launch, at any size; the levels stay the CPU's.
 struct BlockEverywhere : schedule::AutoTuning {
   static constexpr schedule::AutoRule kRules[] = {
-      {schedule::kAnyPlace, -1, schedule::kAnyDegree, 0, schedule::kAnyMean,
+      {schedule::kAnyPlace, -1, schedule::kAnyDegree, 0, schedule::kAnyMean, schedule::kAnyShare,
        schedule::AutoPick::block}};
   static constexpr uint64_t kBlockRoundItemsPerSm = uint64_t{1} << 40;
 };
 
 // BFS rounds from vertex 5 of the skewed graph under Auto<kThreads, Tuning>
-// with the run's --auto-block-items (none: the default), checked against
-// the CPU; returns auto's log and each round's size.
+// with the run's lines as `configure` sets them, checked against the CPU;
+// returns auto's log and each round's size.
 template <class Tuning>
-std::string auto_bfs_log(std::optional<uint64_t> block_items, std::vector<uint64_t>& round_sizes) {
+std::string auto_bfs_log(const std::function<void(irgl::lang::CudaRun&)>& configure,
+                         std::vector<uint64_t>& round_sizes) {
   const CsrGraph host = irgl::testing::skewed_graph();
   const gpu::DeviceGraph device(host);
   TestRun test_run(FrontierMode::sparse);
   schedule::AutoLog auto_log;
   test_run.run.out_degrees = run_for(device).out_degrees;
   test_run.run.auto_log = &auto_log;
-  test_run.run.auto_block_items = block_items;
+  configure(test_run.run);
   const std::vector<uint32_t> levels = pipe_bfs<schedule::Auto<kThreads, Tuning>, StagedWorklist<0>>(
       host, device, 5, test_run.run, nullptr, test_run.run.options("expand"), &round_sizes);
   uint64_t rounds = 0;
@@ -143,8 +146,24 @@ std::string auto_bfs_log(std::optional<uint64_t> block_items, std::vector<uint64
 TEST(FrontierForms, AutoTakesTheRulesOfItsTuning) {
   IRGL_REQUIRE_GPU();
   std::vector<uint64_t> round_sizes;
-  const std::string log = auto_bfs_log<BlockEverywhere>(std::nullopt, round_sizes);
+  const std::string log = auto_bfs_log<BlockEverywhere>([](irgl::lang::CudaRun&) {}, round_sizes);
   EXPECT_EQ(log, "schedule auto: expand " + std::to_string(round_sizes.size()) + " block");
+}
+
+// Auto's log of BFS rounds of `round_sizes`, those `handed_over` run as
+// `to`, the others as `from`, picks in AutoPick's order; some of each.
+std::string handed_over_log(const std::vector<uint64_t>& round_sizes,
+                            const std::function<bool(uint64_t)>& handed_over,
+                            schedule::AutoPick from, schedule::AutoPick to) {
+  const uint64_t rounds = round_sizes.size();
+  const uint64_t handed = std::count_if(round_sizes.begin(), round_sizes.end(), handed_over);
+  EXPECT_GT(handed, 0u);
+  EXPECT_LT(handed, rounds);
+  std::pair<uint64_t, schedule::AutoPick> first{handed, to}, second{rounds - handed, from};
+  if (from < to) std::swap(first, second);
+  return "schedule auto: expand " + std::to_string(first.first) + " " +
+         schedule::to_string(first.second) + ", " + std::to_string(second.first) + " " +
+         schedule::to_string(second.second);
 }
 
 // Block's rules with the default lines: rounds above the run's
@@ -158,14 +177,31 @@ TEST(FrontierForms, AutoHandsBlocksLargeRoundsToWarp) {
   IRGL_REQUIRE_GPU();
   constexpr uint64_t kBlockLine = 100;
   std::vector<uint64_t> round_sizes;
-  const std::string log = auto_bfs_log<BlockRules>(kBlockLine, round_sizes);
-  const uint64_t rounds = round_sizes.size();
-  const uint64_t warp_rounds = std::count_if(round_sizes.begin(), round_sizes.end(),
-                                             [](uint64_t items) { return items > kBlockLine; });
-  ASSERT_GT(warp_rounds, 0u);
-  ASSERT_LT(warp_rounds, rounds);
-  EXPECT_EQ(log, "schedule auto: expand " + std::to_string(warp_rounds) + " warp, " +
-                     std::to_string(rounds - warp_rounds) + " block");
+  const std::string log = auto_bfs_log<BlockRules>(
+      [&](irgl::lang::CudaRun& run) { run.auto_block_items = kBlockLine; }, round_sizes);
+  EXPECT_EQ(log, handed_over_log(
+                     round_sizes, [&](uint64_t items) { return items > kBlockLine; },
+                     schedule::AutoPick::block, schedule::AutoPick::warp));
+}
+
+// Merge-path for every launch: rounds of at most the run's
+// --auto-merge-path-items run TWC, each launch logged; the levels stay the
+// CPU's.
+struct MergePathRules : schedule::AutoTuning {
+  static constexpr schedule::AutoRule kRules[] = {
+      {schedule::kAnyPlace, -1, schedule::kAnyDegree, 0, schedule::kAnyMean, schedule::kAnyShare,
+       schedule::AutoPick::merge_path}};
+};
+
+TEST(FrontierForms, AutoHandsMergePathsSmallRoundsToTwc) {
+  IRGL_REQUIRE_GPU();
+  constexpr uint64_t kMergePathLine = 100;
+  std::vector<uint64_t> round_sizes;
+  const std::string log = auto_bfs_log<MergePathRules>(
+      [&](irgl::lang::CudaRun& run) { run.auto_merge_path_items = kMergePathLine; }, round_sizes);
+  EXPECT_EQ(log, handed_over_log(
+                     round_sizes, [&](uint64_t items) { return items <= kMergePathLine; },
+                     schedule::AutoPick::merge_path, schedule::AutoPick::twc));
 }
 
 // A graph whose BFS from vertex 5 has both tiny rounds and rounds reaching a

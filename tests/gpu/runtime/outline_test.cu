@@ -533,6 +533,30 @@ struct LaneRound {
   }
 };
 
+// The lane (threadIdx.x) that walked each edge of `host` in one round of
+// every vertex under auto in a persistent kernel, with the run's lines as
+// `configure` sets them; auto's pick for the kernel is `pick`.
+std::vector<uint32_t> lanes_of_a_round(const CsrGraph& host, AutoPick pick,
+                                       const std::function<void(RunOptions&)>& configure) {
+  static OutlinedLoop<kThreads, LaneRound> loop;
+  static State<LaneBody> state;
+  const DeviceGraph device(host);
+  DeviceBuffer<uint32_t> lanes(host.num_edges());
+  std::vector<VertexId> every(host.num_vertices());
+  std::iota(every.begin(), every.end(), 0);
+  Pipe pipe(host.num_vertices());
+  RunOptions options;
+  options.graph = shape_of_degrees(host.out_offsets.data(), host.num_vertices());
+  configure(options);
+  LaneRound round;
+  round.lanes = {irgl::lang::view_of(device), lanes.data()};
+  round.items = InGrid<Auto<kThreads>>::items(round.lanes, state, options, loop.shape(pipe));
+  EXPECT_EQ(round.items.auto_pick, pick);
+  pipe.reset(every);
+  EXPECT_EQ(loop.run(round, pipe, OutlineMode::persistent), 1u);
+  return lanes.download();
+}
+
 // Where auto picks block (dense rows without hubs), a persistent kernel's
 // round of more items than the block line runs a warp per vertex, as
 // launch_pick does on the host (cc on bcsstk16: block's rounds 1.5x slower
@@ -541,27 +565,14 @@ TEST(Outline, AutoBlockHandsLargeRoundsToWarp) {
   IRGL_REQUIRE_GPU();
   const CsrGraph host =
       irgl::testing::random_graph("rows", 3000, 48 * 3000, WeightType::none, false, 11);
-  const DeviceGraph device(host);
-  DeviceBuffer<uint32_t> lanes(host.num_edges());
-  static OutlinedLoop<kThreads, LaneRound> loop;
-  static State<LaneBody> state;
-  std::vector<VertexId> every(host.num_vertices());
-  std::iota(every.begin(), every.end(), 0);
-  Pipe pipe(host.num_vertices());
+  ASSERT_LE(shape_of_degrees(host.out_offsets.data(), host.num_vertices()).max_degree,
+            uint64_t(kThreads));
   // The vertices whose edges a block per vertex walked: thread e - begin
   // walked edge e (a warp's lanes are those of one warp of the block).
   auto rows_walked_by_a_block = [&](uint64_t block_items) {
-    RunOptions options;
-    options.graph = shape_of_degrees(host.out_offsets.data(), host.num_vertices());
-    options.auto_block_items = block_items;
-    LaneRound round;
-    round.lanes = {irgl::lang::view_of(device), lanes.data()};
-    round.items = InGrid<Auto<kThreads>>::items(round.lanes, state, options, loop.shape(pipe));
-    EXPECT_EQ(round.items.auto_pick, AutoPick::block);
-    EXPECT_LE(options.graph.max_degree, uint64_t(kThreads));
-    pipe.reset(every);
-    EXPECT_EQ(loop.run(round, pipe, OutlineMode::persistent), 1u);
-    const std::vector<uint32_t> seen = lanes.download();
+    const std::vector<uint32_t> seen =
+        lanes_of_a_round(host, AutoPick::block,
+                         [&](RunOptions& options) { options.auto_block_items = block_items; });
     uint64_t by_block = 0, off_lane = 0;
     for (VertexId v = 0; v < host.num_vertices(); ++v) {
       bool block = true;
@@ -576,6 +587,50 @@ TEST(Outline, AutoBlockHandsLargeRoundsToWarp) {
   };
   EXPECT_EQ(rows_walked_by_a_block(host.num_vertices()), host.num_vertices());
   EXPECT_LT(rows_walked_by_a_block(host.num_vertices() - 1), host.num_vertices() / 2);
+}
+
+// A web graph's shape: random edges, mean degree about 41, and a hub of
+// 2,999 out-edges, whose top 1% hold under a tenth of the edges.
+CsrGraph web_like_graph() {
+  EdgeList edges = irgl::testing::random_edges("web-like", 3000, 40 * 3000, WeightType::none, 17);
+  for (VertexId v = 1; v < 3000; ++v) {
+    edges.sources.push_back(0);
+    edges.targets.push_back(v);
+  }
+  return build_csr(std::move(edges), BuildOptions{});
+}
+
+// Where auto picks merge-path (web graphs), a persistent kernel's round of
+// at most the merge-path line's items runs TWC, as launch_pick does on the
+// host: the edges of a vertex of 32 or more on successive lanes of a warp
+// (or of its block, for the hub); a larger round merges its edges over the
+// grid, each thread taking its share of the items and edges in turn.
+TEST(Outline, AutoMergePathHandsSmallRoundsToTwc) {
+  IRGL_REQUIRE_GPU();
+  const CsrGraph host = web_like_graph();
+  ASSERT_LT(shape_of_degrees(host.out_offsets.data(), host.num_vertices()).hub_share, 0.1);
+  // Of the vertices of 32 edges or more, those whose edges ran on
+  // successive lanes, and how many there are.
+  auto rows_walked_by_a_warp = [&](uint64_t merge_path_items) {
+    const std::vector<uint32_t> seen =
+        lanes_of_a_round(host, AutoPick::merge_path, [&](RunOptions& options) {
+          options.auto_merge_path_items = merge_path_items;
+        });
+    std::pair<uint64_t, uint64_t> by_warp_of_rows{0, 0};
+    for (VertexId v = 0; v < host.num_vertices(); ++v) {
+      const uint64_t begin = host.out_offsets[v], end = host.out_offsets[v + 1];
+      if (end - begin < 32) continue;
+      bool warp = true;
+      for (uint64_t e = begin; e < end; ++e) warp = warp && seen[e] % 32 == (e - begin) % 32;
+      by_warp_of_rows.first += warp;
+      by_warp_of_rows.second += 1;
+    }
+    return by_warp_of_rows;
+  };
+  const auto within = rows_walked_by_a_warp(host.num_vertices());
+  EXPECT_EQ(within.first, within.second);
+  const auto above = rows_walked_by_a_warp(host.num_vertices() - 1);
+  EXPECT_LT(above.first, above.second / 2);
 }
 
 // LaneRound whose arrays are named: a small graph's round runs on one

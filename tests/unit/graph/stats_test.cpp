@@ -67,6 +67,33 @@ TEST(Stats, OutAndInDegreesDifferOnAStar) {
   EXPECT_EQ(stats.diameter.lower_bound, 2u);  // leaf - 0 - leaf, ignoring directions
 }
 
+// The top 1% of a star's 300 vertices, three: its hub (299 of 305 edges)
+// and two vertices of out-degree 1; in-degrees, the hub (3) and three
+// leaves of 2, ties broken either way.
+TEST(Stats, HubShareIsTheTopOnePercentsShareOfTheEdges) {
+  std::vector<testing::Edge> edges;
+  for (VertexId leaf = 1; leaf < 300; ++leaf) edges.push_back({0, leaf});
+  for (VertexId leaf = 1; leaf <= 3; ++leaf) edges.push_back({leaf + 10, leaf});
+  edges.push_back({20, 0});
+  edges.push_back({21, 0});
+  edges.push_back({22, 0});
+  const GraphStats stats = compute_stats(graph_of(300, edges), {false});
+  EXPECT_DOUBLE_EQ(stats.out_degree.hub_share, (299.0 + 2) / 305);
+  EXPECT_DOUBLE_EQ(stats.in_degree.hub_share, 7.0 / 305);  // 0 (3), and two leaves of 2
+}
+
+// Degrees above the per-degree counts' cap (4096) and below it, ties at
+// the cut, and a fraction below one vertex.
+TEST(Stats, TopDegreeShareCountsLargeAndSmallDegreesExactly) {
+  const std::vector<uint64_t> degrees = {1, 9000, 4095, 4096, 7, 4095, 0, 4095};
+  const uint64_t edges = 1 + 9000 + 4095 + 4096 + 7 + 4095 + 4095;
+  auto degree = [&](uint64_t v) { return degrees[v]; };
+  EXPECT_DOUBLE_EQ(top_degree_share(8, edges, 0.5, degree), (9000.0 + 4096 + 4095 + 4095) / edges);
+  EXPECT_DOUBLE_EQ(top_degree_share(8, edges, 0.01, degree), 9000.0 / edges);  // one vertex
+  EXPECT_DOUBLE_EQ(top_degree_share(8, edges, 1.0, degree), 1.0);
+  EXPECT_EQ(top_degree_share(0, 0, 0.01, degree), 0.0);
+}
+
 TEST(Stats, HistogramBucketsByPowersOfTwo) {
   // Out-degrees 0, 1, 2, 3, 4, 7, 8 on vertices 0..6 (targets wrap around).
   std::vector<testing::Edge> edges;
@@ -156,9 +183,9 @@ TEST(StatsPrinters, Json) {
             "\"weights\":\"none\",\"symmetric\":false,\"sorted\":true,\"transpose\":false,"
             "\"csr_bytes\":44,"
             "\"out_degree\":{\"min\":0,\"max\":2,\"avg\":1.0,\"zero\":1,\"max_vertex\":0,"
-            "\"log2_histogram\":[1,1,1]},"
+            "\"hub_share\":0.666667,\"log2_histogram\":[1,1,1]},"
             "\"in_degree\":{\"min\":0,\"max\":2,\"avg\":1.0,\"zero\":1,\"max_vertex\":1,"
-            "\"log2_histogram\":[1,1,1]},"
+            "\"hub_share\":0.666667,\"log2_histogram\":[1,1,1]},"
             "\"components\":1,\"largest_component\":3,"
             "\"diameter\":{\"lower_bound\":2,\"sweeps\":2,\"from\":1,\"to\":2}}");
 }
@@ -220,8 +247,10 @@ TEST(StatsPrinters, Text) {
             "sorted: yes\n"
             "transpose: no\n"
             "csr size: 0.000 GB (44 bytes)\n"
-            "out-degree: min 0, max 2, avg 1.00, zero 1, max at vertex 0\n"
-            "in-degree: min 0, max 2, avg 1.00, zero 1, max at vertex 1\n"
+            "out-degree: min 0, max 2, avg 1.00, zero 1, max at vertex 0, top 1% hold 0.67 of the "
+            "edges\n"
+            "in-degree: min 0, max 2, avg 1.00, zero 1, max at vertex 1, top 1% hold 0.67 of the "
+            "edges\n"
             "components: 1 (largest 3 vertices)\n"
             "diameter: >= 2 (largest component, 2 BFS sweeps, 1 to 2)\n"
             "degree histogram:\n"

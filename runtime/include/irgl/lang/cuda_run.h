@@ -45,6 +45,7 @@ struct CudaRun {
   gpu::schedule::GraphShape out_degrees, in_degrees;
   std::optional<uint64_t> auto_warp_items;   // --auto-warp-items
   std::optional<uint64_t> auto_block_items;  // --auto-block-items
+  std::optional<uint64_t> auto_merge_path_items;  // --auto-merge-path-items
   std::optional<uint64_t> one_block_warp_items;  // --one-block-warp-items
   // --heavy-round-edges: the edges from which a worklist round is heavy
   // (gpu/schedule/heavy_round.h: heavy_round_line).
@@ -68,6 +69,7 @@ struct CudaRun {
     options.graph = out_degrees;  // a loop over in-edges takes in_degrees
     options.auto_warp_items = auto_warp_items.value_or(0);
     options.auto_block_items = auto_block_items.value_or(0);
+    options.auto_merge_path_items = auto_merge_path_items.value_or(0);
     options.one_block_warp_items = one_block_warp_items.value_or(0);
     options.heavy_round_edges = heavy_round_edges.value_or(0);
     return options;

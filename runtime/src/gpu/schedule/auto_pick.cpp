@@ -6,6 +6,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "irgl/graph/stats.h"
+
 namespace irgl::gpu::schedule {
 
 const char* to_string(AutoPick pick) {
@@ -34,6 +36,8 @@ GraphShape shape_of_degrees(const uint64_t* offsets, uint64_t vertices) {
     squares += (double(degree) - mean) * (double(degree) - mean);
   }
   shape.deviation = std::sqrt(squares / double(vertices));
+  shape.hub_share = top_degree_share(vertices, shape.edges, kHubVertexFraction,
+                                     [&](uint64_t v) { return offsets[v + 1] - offsets[v]; });
   return shape;
 }
 

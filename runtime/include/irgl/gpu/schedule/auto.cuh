@@ -64,10 +64,11 @@ decltype(auto) with_auto_policy(AutoPick pick, F&& f) {
   return f(AutoPolicy<B, AutoPick::alb>{});
 }
 
-// Auto's round lines (RoundLines): warp's and block's from
-// Tuning::kWarpRoundItemsPerSm and kBlockRoundItemsPerSm on every SM, and
-// the one-block line from kOneBlockWarpItemsPerMeanDegree and the graph's
-// mean degree, or the run's --auto-warp-items, --auto-block-items and
+// Auto's round lines (RoundLines): warp's, block's and merge-path's from
+// Tuning::kWarpRoundItemsPerSm, kBlockRoundItemsPerSm and
+// kMergePathTwcItemsPerSm on every SM, and the one-block line from
+// kOneBlockWarpItemsPerMeanDegree and the graph's mean degree, or the
+// run's --auto-warp-items, --auto-block-items, --auto-merge-path-items and
 // --one-block-warp-items.
 template <class Tuning = AutoTuning>
 RoundLines round_lines(const RunOptions& options, unsigned sm_count) {
@@ -77,6 +78,9 @@ RoundLines round_lines(const RunOptions& options, unsigned sm_count) {
   lines.block_items = options.auto_block_items
                           ? options.auto_block_items
                           : Tuning::kBlockRoundItemsPerSm * uint64_t(sm_count);
+  lines.merge_path_twc_items = options.auto_merge_path_items
+                                   ? options.auto_merge_path_items
+                                   : Tuning::kMergePathTwcItemsPerSm * uint64_t(sm_count);
   lines.one_block_warp_items =
       options.one_block_warp_items
           ? options.one_block_warp_items
@@ -172,30 +176,24 @@ struct InGrid<Auto<B, Tuning>> {
 
 #if defined(__CUDACC__)
   // Grid::kAutoPick: the pick the persistent kernel was built for. As
-  // launch_pick does on the host, a worklist round above a line goes on to
-  // a schedule with more workers (the same size in every thread: a uniform
-  // branch): warp's to TWC, block's to warp; passes over all vertices keep
-  // the pick (pr on bcsstk16, 4,884 vertices, took TWC's 0.567 ms against
-  // warp's 0.366 when they were handed over, H200).
+  // on the host, a worklist round goes on at a line (round_pick; the same
+  // size in every thread: a uniform branch), and the kernel compiles in
+  // only the steps its pick may hand rounds to; passes over all vertices
+  // keep the pick (pr on bcsstk16, 4,884 vertices, took TWC's 0.567 ms
+  // against warp's 0.366 when they were handed over, H200).
   template <class Grid, class Body, class Frontier>
   __device__ static void run(const Grid& grid, Body& body, const Frontier& frontier,
                              const GridItems<Body>& grid_items) {
+    constexpr AutoPick kBuilt = Grid::kAutoPick;
     if constexpr (!std::is_same_v<Frontier, AllNodes>) {
-      const RoundLines& lines = grid_items.auto_lines;
-      if constexpr (Grid::kAutoPick == AutoPick::warp) {
-        if (frontier.size() > lines.warp_items)
-          return InGrid<Twc<B>>::run(grid, body, frontier, grid_items);
-      }
-      if constexpr (Grid::kAutoPick == AutoPick::block) {
-        if (frontier.size() > lines.block_items)
-          return InGrid<Warp<B>>::run(grid, body, frontier, grid_items);
-      }
-      if constexpr (Grid::kAutoPick == AutoPick::thread) {
-        if (gridDim.x == 1 && frontier.size() <= lines.one_block_warp_items)
-          return InGrid<Warp<B>>::run(grid, body, frontier, grid_items);
-      }
+      const AutoPick pick =
+          round_pick(kBuilt, frontier.size(), grid_items.auto_lines, gridDim.x == 1);
+      if constexpr (hands_rounds_to(kBuilt, AutoPick::twc))
+        if (pick == AutoPick::twc) return InGrid<Twc<B>>::run(grid, body, frontier, grid_items);
+      if constexpr (hands_rounds_to(kBuilt, AutoPick::warp))
+        if (pick == AutoPick::warp) return InGrid<Warp<B>>::run(grid, body, frontier, grid_items);
     }
-    InGrid<AutoPolicy<B, Grid::kAutoPick>>::run(grid, body, frontier, grid_items);
+    InGrid<AutoPolicy<B, kBuilt>>::run(grid, body, frontier, grid_items);
   }
 #endif
 };

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "irgl/support/host_device.h"
+
 namespace irgl::gpu::schedule {
 
 // The schedules auto chooses from (schedules.cuh), in the order of
@@ -23,6 +25,10 @@ struct GraphShape {
   uint64_t edges = 0;
   uint64_t max_degree = 0;
   double deviation = 0;  // of the out-degrees (population)
+  // The share of the edges on the 1% of vertices of largest degree
+  // (irgl/graph/stats.h: top_degree_share); 1 until measured, the side
+  // on which auto's rules keep ALB.
+  double hub_share = 1;
 
   bool known() const { return vertices != 0; }
   double mean() const { return vertices ? double(edges) / double(vertices) : 0.0; }
@@ -55,6 +61,7 @@ struct AutoRule {
   int edge_work_varies;                // 0, 1, or -1: either
   uint64_t max_degree_at_most;         // the graph's largest out-degree
   double mean_at_least, mean_at_most;  // its average out-degree
+  double hub_share_at_most;            // GraphShape::hub_share
   AutoPick pick;
 };
 
@@ -62,6 +69,9 @@ inline constexpr unsigned place_bit(LoopPlace place) { return 1u << unsigned(pla
 inline constexpr unsigned kAnyPlace = 7;
 inline constexpr uint64_t kAnyDegree = ~uint64_t{0};
 inline constexpr double kAnyMean = 1e300;
+inline constexpr double kAnyShare = 1;
+inline constexpr unsigned kRounds =
+    place_bit(LoopPlace::light_round) | place_bit(LoopPlace::heavy_round);
 
 // The rules, first match wins; the last matches everything. Fitted on the
 // benchmark set: the 20 real graphs, RMAT 22 and a 1000x1000 grid, every
@@ -73,32 +83,31 @@ inline constexpr AutoRule kAutoRules[] = {
     // vertex's edges (roads, grid: 2.0-6.2x faster than ALB); small
     // degrees: a warp per vertex (meshes, small graphs: 1.1-2.5x);
     // hubs: every edge spread over the grid.
-    {kAnyPlace, 1, 16, 0, 4, AutoPick::thread},
-    {kAnyPlace, 1, 256, 0, kAnyMean, AutoPick::warp},
-    {kAnyPlace, 1, kAnyDegree, 0, kAnyMean, AutoPick::lb},
+    {kAnyPlace, 1, 16, 0, 4, kAnyShare, AutoPick::thread},
+    {kAnyPlace, 1, 256, 0, kAnyMean, kAnyShare, AutoPick::warp},
+    {kAnyPlace, 1, kAnyDegree, 0, kAnyMean, kAnyShare, AutoPick::lb},
     // Over all vertices, sparse and even (roads, grid): a thread per vertex
     // (pr, spmv: 1.1-1.7x faster than ALB).
-    {place_bit(LoopPlace::all_nodes), 0, 32, 0, 4, AutoPick::thread},
+    {place_bit(LoopPlace::all_nodes), 0, 32, 0, 4, kAnyShare, AutoPick::thread},
     // No vertex above a warp's width (roads, grid, small graphs): a warp per
     // vertex keeps the fixed cost of a round lowest (bfs, sssp, cc, kcore
     // 1.1-1.3x faster than ALB).
-    {kAnyPlace, 0, 32, 0, kAnyMean, AutoPick::warp},
+    {kAnyPlace, 0, 32, 0, kAnyMean, kAnyShare, AutoPick::warp},
     // Dense rows without hubs (FEM matrices, mean degree 42-118): a block
     // per vertex for traversals (1.2-2.1x faster than ALB); a warp over all
     // vertices (spmv 2x).
-    {place_bit(LoopPlace::light_round) | place_bit(LoopPlace::heavy_round), 0, 256, 24, kAnyMean,
-     AutoPick::block},
-    {kAnyPlace, 0, 256, 0, kAnyMean, AutoPick::warp},
-    // Web and social graphs, hubs of a few thousand edges (cnr-2000,
-    // uk-2007, ego-twitter, musae): the rounds' edges merged over the grid
-    // (bfs, sssp, cc up to 1.5x faster than ALB on an H200; kcore up to
-    // 1.15x slower, on cells of 70-90 us). Not RMAT 16-22 (max degree
-    // 13,130 to 160,111), where merge-path loses cc (RMAT 16: 1.9x) or
-    // sssp and cc (RMAT 20: 2.1-2.3x). docs/schedules.md has the table.
-    {place_bit(LoopPlace::light_round) | place_bit(LoopPlace::heavy_round), 0, 8192, 7, kAnyMean,
-     AutoPick::merge_path},
+    {kRounds, 0, 256, 24, kAnyMean, kAnyShare, AutoPick::block},
+    {kAnyPlace, 0, 256, 0, kAnyMean, kAnyShare, AutoPick::warp},
+    // Web and social graphs, whose top 1% of vertices hold 0.05-0.32 of the
+    // edges (cnr-2000, uk-2007, ego-twitter, musae, and their symmetrized
+    // forms): the rounds' edges merged over the grid (H200: cc on musae,
+    // cnr-2000 and uk-2007 1.2-1.4x faster than ALB, bfs and sssp up to
+    // 1.5x). Not RMAT 16-22, whose top 1% hold 0.43-0.58 (0.37-0.49
+    // without duplicate edges), where merge-path loses cc (RMAT 16: 1.9x)
+    // or sssp and cc (RMAT 20: 2.1-2.3x). docs/schedules.md has the tables.
+    {kRounds, 0, kAnyDegree, 7, kAnyMean, 0.35, AutoPick::merge_path},
     // Hubs: ALB (TWC, and the hubs' edges spread over the grid).
-    {kAnyPlace, -1, kAnyDegree, 0, kAnyMean, AutoPick::alb},
+    {kAnyPlace, -1, kAnyDegree, 0, kAnyMean, kAnyShare, AutoPick::alb},
 };
 
 // The first rule of `rules` that the launch matches (ALB when the graph is
@@ -113,6 +122,7 @@ AutoPick auto_pick(const GraphShape& graph, const LoopShape& loop, const AutoRul
       continue;
     if (graph.max_degree > rule.max_degree_at_most) continue;
     if (mean < rule.mean_at_least || mean > rule.mean_at_most) continue;
+    if (graph.hub_share > rule.hub_share_at_most) continue;
     return rule.pick;
   }
   return AutoPick::alb;
@@ -149,6 +159,18 @@ struct AutoTuning {
   // 0.072, at 4 per SM 0.083)
   // (docs/experiments/2026-12-01-auto-lines.md).
   static constexpr uint64_t kBlockRoundItemsPerSm = 8;
+  // Where the rules pick merge-path (web graphs), a worklist round of at
+  // most this many items per SM runs TWC instead: merging a round's edges
+  // costs a gather, a scan and a search, each a pass of the grid, which a
+  // round of a few items does not earn back; TWC bins them in one pass,
+  // and gives a hub a block (a warp per vertex took musae's bfs from its
+  // hub 0.31 ms against merge-path's 0.13). H200, the 4 web graphs x bfs,
+  // sssp, cc, kcore, geomean over the fastest of the TWC, warp, merge-path
+  // and ALB builds and the rules before (cells above 1.10 of 16): 1.160
+  // (9) with a line of 1 item, 1.090 (8) at 2 per SM, 1.063 (7) at 8,
+  // 1.044 (6) at 32, 1.043 (4) at 128, which took ego-twitter's bfs 0.232
+  // ms against 0.197 at 32 (docs/experiments/2026-12-01-hub-share.md).
+  static constexpr uint64_t kMergePathTwcItemsPerSm = 32;
   // A pipe loop's rounds on one block (outline.cuh: OneBlockLoops) run a
   // warp per vertex on graphs of at least this many out-edges a vertex on
   // average, else a thread per item: a thread walks a road's two or three
@@ -185,22 +207,47 @@ AutoPick one_block_round_pick(const GraphShape& graph) {
 struct RoundLines {
   uint64_t warp_items = ~uint64_t{0};   // more items: warp's round runs TWC
   uint64_t block_items = ~uint64_t{0};  // more items: block's round runs a warp per vertex
+  uint64_t merge_path_twc_items = 0;    // at most this many: merge-path's round runs TWC
   // At most this many items: a round on one block that runs a thread per
   // item runs a warp per vertex.
   uint64_t one_block_warp_items = 0;
 };
 
-// The schedule of one launch: the first matching rule of `rules`, with a
-// worklist round above a line (RoundLines) handed on: warp's to TWC,
-// block's to warp. Passes over all vertices keep the rules' pick.
+// The schedule of a worklist round of `items` items (~0: a size not known)
+// where auto picked `pick`, handed on at a line (RoundLines): warp's large
+// rounds and merge-path's small ones to TWC; block's large rounds and, on
+// one block, a thread per item's small ones to a warp per vertex. The host's
+// launches (launch_pick) and a persistent kernel's rounds (auto.cuh) both
+// hand over here.
+IRGL_HD constexpr AutoPick round_pick(AutoPick pick, uint64_t items, const RoundLines& lines,
+                                      bool on_one_block) {
+  switch (pick) {
+    case AutoPick::warp: return items > lines.warp_items ? AutoPick::twc : pick;
+    case AutoPick::block: return items > lines.block_items ? AutoPick::warp : pick;
+    case AutoPick::merge_path: return items <= lines.merge_path_twc_items ? AutoPick::twc : pick;
+    case AutoPick::thread:
+      return on_one_block && items <= lines.one_block_warp_items ? AutoPick::warp : pick;
+    default: return pick;
+  }
+}
+
+// Whether round_pick may hand a round of `from` to `to`: a persistent
+// kernel built for `from` compiles in `to`'s step only then.
+IRGL_HD constexpr bool hands_rounds_to(AutoPick from, AutoPick to) {
+  if (to == AutoPick::twc) return from == AutoPick::warp || from == AutoPick::merge_path;
+  if (to == AutoPick::warp) return from == AutoPick::block || from == AutoPick::thread;
+  return false;
+}
+
+// The schedule of one host launch: the first matching rule of `rules`,
+// with a worklist round handed on at a line (round_pick). Passes over all
+// vertices keep the rules' pick.
 template <size_t N>
 AutoPick launch_pick(const GraphShape& graph, const LoopShape& loop, const RoundLines& lines,
                      const AutoRule (&rules)[N]) {
   const AutoPick pick = auto_pick(graph, loop, rules);
   if (loop.place == LoopPlace::all_nodes) return pick;
-  if (pick == AutoPick::warp && loop.items > lines.warp_items) return AutoPick::twc;
-  if (pick == AutoPick::block && loop.items > lines.block_items) return AutoPick::warp;
-  return pick;
+  return round_pick(pick, loop.items, lines, false);
 }
 inline AutoPick launch_pick(const GraphShape& graph, const LoopShape& loop,
                             const RoundLines& lines) {

@@ -85,10 +85,12 @@ struct RunOptions {
   ItemSearch item_search = ItemSearch::automatic;  // multi-phase's partition search
   // Auto: the largest worklist round a warp per vertex runs when auto picks
   // warp, larger ones run TWC, and a block per vertex when it picks block,
-  // larger ones run a warp per vertex; 0: the default (auto.cuh,
+  // larger ones run a warp per vertex; the largest that runs TWC when it
+  // picks merge-path; 0: the default (auto.cuh,
   // round_lines).
   uint64_t auto_warp_items = 0;
   uint64_t auto_block_items = 0;
+  uint64_t auto_merge_path_items = 0;
   // Auto: the largest round on one block that runs a warp per vertex where
   // its pick there is a thread per item; 0: the default (round_lines).
   uint64_t one_block_warp_items = 0;
