@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -14,6 +15,23 @@ namespace irgl {
 
 unsigned log2_bucket(uint64_t degree) {
   return degree == 0 ? 0 : 64 - static_cast<unsigned>(__builtin_clzll(degree));
+}
+
+double TopDegrees::share(uint64_t vertices, uint64_t edges, double fraction) {
+  if (vertices == 0 || edges == 0) return 0;
+  uint64_t left = std::max<uint64_t>(1, uint64_t(fraction * double(vertices)));
+  uint64_t held = 0;
+  const uint64_t listed = std::min<uint64_t>(left, above_cap_.size());
+  std::nth_element(above_cap_.begin(), above_cap_.begin() + listed, above_cap_.end(),
+                   std::greater<uint64_t>());
+  for (uint64_t i = 0; i < listed; ++i) held += above_cap_[i];
+  left -= listed;
+  for (uint64_t d = kCap; d-- > 0 && left > 0;) {
+    const uint64_t taken = std::min(left, count_of_[d]);
+    held += taken * d;
+    left -= taken;
+  }
+  return double(held) / double(edges);
 }
 
 namespace {

@@ -27,6 +27,7 @@ TEST(LangRun, RunForDescribesTheDegreesLikeTheHost) {
     EXPECT_EQ(shape.edges, expected.edges);
     EXPECT_EQ(shape.max_degree, expected.max_degree);
     EXPECT_NEAR(shape.deviation, expected.deviation, 1e-9 * expected.deviation);
+    EXPECT_DOUBLE_EQ(shape.hub_share, expected.hub_share);
   }
   EXPECT_FALSE(run_for(gpu::DeviceGraph(irgl::testing::random_graph(
                            "no-transpose", 10, 20, WeightType::none, false, 1)))

@@ -975,7 +975,8 @@ TEST(Outline, AutoRunsTheKernelBuiltForItsPick) {
 
 // A step whose edges cost unalike (RunOptions::edge_work_varies) takes
 // the in-kernel pick for that shape: merge-path on a graph with hubs, where
-// the host launches LB.
+// the host launches LB, and it keeps its small rounds (regression: they
+// went to TWC, which walks a hub's edges on one block).
 TEST(Outline, AutoInKernelFollowsTheEdgeCost) {
   IRGL_REQUIRE_GPU();
   const CsrGraph skewed = skewed_graph();
@@ -991,6 +992,7 @@ TEST(Outline, AutoInKernelFollowsTheEdgeCost) {
   options.edge_work_varies = true;
   rounds.items = InGrid<Auto<kThreads>>::items(rounds.expand, state, options, loop.shape(pipe));
   EXPECT_EQ(rounds.items.auto_pick, AutoPick::merge_path);
+  EXPECT_EQ(rounds.items.auto_lines.merge_path_twc_items, 0u);  // no hub on one block
   EXPECT_EQ(loop.kernel_for(rounds),
             reinterpret_cast<const void*>(
                 outlined_pipe_kernel<kThreads, AutoRounds, false, AutoPick::merge_path>));

@@ -30,14 +30,15 @@ GraphShape shape_of_degrees(const uint64_t* offsets, uint64_t vertices) {
   shape.edges = offsets[vertices] - offsets[0];
   const double mean = shape.mean();
   double squares = 0;
+  TopDegrees top;
   for (uint64_t v = 0; v < vertices; ++v) {
     const uint64_t degree = offsets[v + 1] - offsets[v];
     shape.max_degree = std::max(shape.max_degree, degree);
     squares += (double(degree) - mean) * (double(degree) - mean);
+    top.add(degree);
   }
   shape.deviation = std::sqrt(squares / double(vertices));
-  shape.hub_share = top_degree_share(vertices, shape.edges, kHubVertexFraction,
-                                     [&](uint64_t v) { return offsets[v + 1] - offsets[v]; });
+  shape.hub_share = top.share(vertices, shape.edges, kHubVertexFraction);
   return shape;
 }
 

@@ -171,6 +171,11 @@ struct InGrid<Auto<B, Tuning>> {
     grid_items.auto_pick = pick;
     grid_items.one_block_pick = one_block_round_pick<Tuning>(options.graph);
     grid_items.auto_lines = round_lines<Tuning>(options, state.sm_count());
+    // Merge-path in LB's place (edges of unequal cost, on graphs with hubs
+    // of any size) keeps its small rounds, as the host keeps LB's: TWC
+    // would walk a hub's edges on one block.
+    if (auto_pick(options.graph, loop, Tuning::kRules) == AutoPick::lb)
+      grid_items.auto_lines.merge_path_twc_items = 0;
     return grid_items;
   }
 
