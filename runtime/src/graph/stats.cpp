@@ -17,6 +17,11 @@ unsigned log2_bucket(uint64_t degree) {
   return degree == 0 ? 0 : 64 - static_cast<unsigned>(__builtin_clzll(degree));
 }
 
+void TopDegrees::merge(const TopDegrees& other) {
+  for (uint64_t d = 0; d < kCap; ++d) count_of_[d] += other.count_of_[d];
+  above_cap_.insert(above_cap_.end(), other.above_cap_.begin(), other.above_cap_.end());
+}
+
 double TopDegrees::share(uint64_t vertices, uint64_t edges, double fraction) {
   if (vertices == 0 || edges == 0) return 0;
   uint64_t left = std::max<uint64_t>(1, uint64_t(fraction * double(vertices)));
@@ -43,6 +48,7 @@ DegreeStats summarize_degrees(uint64_t n, uint64_t total, Degree&& degree) {
     uint64_t min = UINT64_MAX, max = 0, zero = 0;
     uint64_t max_vertex = UINT64_MAX;
     std::vector<uint64_t> histogram = std::vector<uint64_t>(65, 0);
+    TopDegrees top;
   };
   std::vector<Partial> partials(parallel_chunk_count(0, n));
   parallel_chunks(0, n, [&](uint64_t lo, uint64_t hi, unsigned worker) {
@@ -56,6 +62,7 @@ DegreeStats summarize_degrees(uint64_t n, uint64_t total, Degree&& degree) {
         partial.max_vertex = v;
       }
       ++partial.histogram[log2_bucket(d)];
+      partial.top.add(d);
     }
   });
   DegreeStats stats;
@@ -63,8 +70,10 @@ DegreeStats summarize_degrees(uint64_t n, uint64_t total, Degree&& degree) {
   stats.min = UINT64_MAX;
   std::vector<uint64_t> histogram(65, 0);
   uint64_t max_vertex = UINT64_MAX;
+  TopDegrees top;
   for (const Partial& partial : partials) {
     stats.min = std::min(stats.min, partial.min);
+    top.merge(partial.top);
     if (partial.max_vertex == UINT64_MAX) continue;  // an empty chunk
     if (max_vertex == UINT64_MAX || partial.max > stats.max ||
         (partial.max == stats.max && partial.max_vertex < max_vertex)) {
@@ -76,7 +85,7 @@ DegreeStats summarize_degrees(uint64_t n, uint64_t total, Degree&& degree) {
   stats.max_vertex = static_cast<VertexId>(max_vertex);
   stats.zero = histogram[0];
   stats.average = static_cast<double>(total) / static_cast<double>(n);
-  stats.hub_share = top_degree_share(n, total, kHubVertexFraction, degree);
+  stats.hub_share = top.share(n, total, kHubVertexFraction);
   histogram.resize(log2_bucket(stats.max) + 1);
   stats.log2_histogram = std::move(histogram);
   return stats;

@@ -45,6 +45,8 @@ class TopDegrees {
     if (degree < kCap) ++count_of_[degree];
     else above_cap_.push_back(degree);
   }
+  // Adds the degrees `other` holds (a parallel pass's partial counts).
+  void merge(const TopDegrees& other);
   // The share of `edges` on the `fraction` of the `vertices` (at least one)
   // of largest degree; 0 without edges. The web graphs' 1% hold 0.05-0.32
   // of their edges, RMAT 16-22's 0.37-0.58 (docs/schedules.md).
@@ -55,14 +57,6 @@ class TopDegrees {
   std::vector<uint64_t> count_of_ = std::vector<uint64_t>(kCap, 0);
   std::vector<uint64_t> above_cap_;
 };
-
-// TopDegrees' share over degree(v) for every vertex v.
-template <class Degree>
-double top_degree_share(uint64_t vertices, uint64_t edges, double fraction, Degree&& degree) {
-  TopDegrees top;
-  for (uint64_t v = 0; v < vertices; ++v) top.add(degree(v));
-  return top.share(vertices, edges, fraction);
-}
 
 // The histogram bucket of a degree: 0 for 0, else floor(log2(degree)) + 1.
 unsigned log2_bucket(uint64_t degree);
