@@ -48,7 +48,7 @@ class TopDegrees {
   // Adds the degrees `other` holds (a parallel pass's partial counts).
   void merge(const TopDegrees& other);
   // The share of `edges` on the `fraction` of the `vertices` (at least one)
-  // of largest degree; 0 without edges. The web graphs' 1% hold 0.05-0.32
+  // of largest degree; 0 without edges. The web graphs' 1% hold 0.05-0.35
   // of their edges, RMAT 16-22's 0.37-0.58 (docs/schedules.md).
   double share(uint64_t vertices, uint64_t edges, double fraction);
 

@@ -26,7 +26,7 @@ struct GraphShape {
   uint64_t max_degree = 0;
   double deviation = 0;  // of the out-degrees (population)
   // The share of the edges on the 1% of vertices of largest degree
-  // (irgl/graph/stats.h: top_degree_share); 1 until measured, the side
+  // (irgl/graph/stats.h: TopDegrees); 1 until measured, the side
   // on which auto's rules keep ALB.
   double hub_share = 1;
 
@@ -98,9 +98,9 @@ inline constexpr AutoRule kAutoRules[] = {
     // vertices (spmv 2x).
     {kRounds, 0, 256, 24, kAnyMean, kAnyShare, AutoPick::block},
     {kAnyPlace, 0, 256, 0, kAnyMean, kAnyShare, AutoPick::warp},
-    // Web and social graphs, whose top 1% of vertices hold 0.05-0.32 of the
-    // edges (cnr-2000, uk-2007, ego-twitter, musae, and their symmetrized
-    // forms): the rounds' edges merged over the grid (H200: cc on musae,
+    // Web and social graphs, whose top 1% of vertices hold 0.05-0.35 of the
+    // edges (cnr-2000, uk-2007, ego-twitter, musae; directed, symmetrized
+    // or simple: cnr-2000's simple graph 0.3455, a thin margin): the rounds' edges merged over the grid (H200: cc on musae,
     // cnr-2000 and uk-2007 1.2-1.4x faster than ALB, bfs and sssp up to
     // 1.5x). Not RMAT 16-22, whose top 1% hold 0.43-0.58 (0.37-0.49
     // without duplicate edges), where merge-path loses cc (RMAT 16: 1.9x)
